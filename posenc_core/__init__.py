@@ -1,0 +1,18 @@
+"""posenc_core: positional encodings of transformers, exact to their reference implementations.
+
+One module per family; every tensor-producing function takes ``device=None, dtype=torch.float32``
+(None = :func:`posenc_core.device.resolve_device`'s default) and returns torch tensors.
+
+- :mod:`posenc_core.sinusoidal`  absolute sinusoids (Vaswani, Marian, tensor2tensor/fairseq)
+- :mod:`posenc_core.learned`     learned position tables (random or loaded from a file)
+- :mod:`posenc_core.relative`    Shaw et al. clipped indices, T5 buckets
+- :mod:`posenc_core.alibi`       ALiBi slopes and biases (Press et al.)
+- :mod:`posenc_core.rope`        rotary embeddings; :mod:`posenc_core.rope_scaling` its context extensions
+- :mod:`posenc_core.mrope`       Qwen2-VL multimodal RoPE position ids
+- :mod:`posenc_core.metrics`     similarity and distance statistics of any table
+- :mod:`posenc_core.presets`     real models' parameters and ``config.json`` reading
+- :mod:`posenc_core.sampling`    display-resolution views (windows, sampled positions, envelopes)
+- :mod:`posenc_core.device`      cuda > mps > cpu
+"""
+
+__version__ = "0.1.0"

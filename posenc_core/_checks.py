@@ -1,0 +1,80 @@
+"""Argument validation shared by the core: every public function rejects bad input with a
+``ValueError`` that names the argument, shows the value and says what is allowed."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterable
+from typing import Any
+
+import torch
+
+
+def check_int(name: str, value: Any, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    """Return ``value`` as an int, or raise ``ValueError`` naming ``name`` and the allowed range."""
+    if not _is_integral(value):
+        raise ValueError(f"{name} must be an integer{_range_text(minimum, maximum)} (got {value!r})")
+    value = int(value)
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        raise ValueError(f"{name} must be an integer{_range_text(minimum, maximum)} (got {value})")
+    return value
+
+
+def check_float(
+    name: str,
+    value: Any,
+    *,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    greater_than: float | None = None,
+) -> float:
+    """Return ``value`` as a finite float, or raise ``ValueError`` naming ``name`` and the allowed range."""
+    allowed = _range_text(minimum, maximum, greater_than)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a finite number{allowed} (got {value!r})")
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number{allowed} (got {value})")
+    if (
+        (minimum is not None and value < minimum)
+        or (maximum is not None and value > maximum)
+        or (greater_than is not None and value <= greater_than)
+    ):
+        raise ValueError(f"{name} must be a finite number{allowed} (got {value:g})")
+    return value
+
+
+def check_choice(name: str, value: Any, choices: Iterable[str]) -> str:
+    """Return ``value`` if it is one of ``choices``, else raise ``ValueError`` listing them."""
+    choices = tuple(choices)
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))} (got {value!r})")
+    return value
+
+
+def check_float_dtype(dtype: Any) -> torch.dtype:
+    """Positional math is done in float32 or float64 (half precision loses whole radians at 32k positions)."""
+    if dtype not in (torch.float32, torch.float64):
+        raise ValueError(f"dtype must be torch.float32 or torch.float64 (got {dtype!r})")
+    return dtype
+
+
+def _is_integral(value: Any) -> bool:
+    """Ints (Python, numpy) and floats holding a whole number count as integers; bools do not."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, numbers.Integral):
+        return True
+    return isinstance(value, numbers.Real) and math.isfinite(value) and float(value).is_integer()
+
+
+def _range_text(minimum=None, maximum=None, greater_than=None) -> str:
+    parts = []
+    if greater_than is not None:
+        parts.append(f"> {greater_than:g}")
+    if minimum is not None:
+        parts.append(f">= {minimum:g}")
+    if maximum is not None:
+        parts.append(f"<= {maximum:g}")
+    return f" {' and '.join(parts)}" if parts else ""

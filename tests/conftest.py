@@ -1,0 +1,25 @@
+"""Shared fixtures: every core test that takes ``device`` runs on the CPU, and on CUDA when available
+(skipping cleanly where there is none)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+DEVICES = [
+    pytest.param("cpu", id="cpu"),
+    pytest.param(
+        "cuda",
+        id="cuda",
+        marks=[
+            pytest.mark.gpu,
+            pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device on this machine"),
+        ],
+    ),
+]
+
+
+@pytest.fixture(params=DEVICES)
+def device(request) -> torch.device:
+    """A torch.device to run a core test on: cpu always, cuda when available."""
+    return torch.device(request.param)
