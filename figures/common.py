@@ -1,0 +1,117 @@
+"""Building blocks shared by the figure builders: heatmaps and curves at display resolution.
+
+Values are sent as float32 (Plotly encodes numpy arrays as typed binary), so a 512 x 512 heatmap is about
+1.7 MB of figure JSON. Hover always shows the true value at the true position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from figures.theme import SEQUENTIAL_SCALE
+
+
+def as_array(values) -> np.ndarray:
+    """A float32 numpy array from a torch tensor, numpy array or sequence."""
+    if hasattr(values, "detach"):
+        values = values.detach().cpu().numpy()
+    return np.asarray(values, dtype=np.float32)
+
+
+def heatmap(
+    z,
+    x,
+    y,
+    *,
+    title: str,
+    x_title: str,
+    y_title: str,
+    value_name: str = "value",
+    colorscale: str = SEQUENTIAL_SCALE,
+    zmid: float | None = None,
+    zmin: float | None = None,
+    zmax: float | None = None,
+    reversed_y: bool = False,
+) -> go.Figure:
+    """A heatmap of ``z`` (len(y), len(x)) with its true coordinates in the hover."""
+    z = as_array(z)
+    x, y = np.asarray(x), np.asarray(y)
+    if z.shape != (len(y), len(x)):
+        raise ValueError(f"z must have shape (len(y), len(x)) = ({len(y)}, {len(x)}) (got {z.shape})")
+    trace = go.Heatmap(
+        z=z,
+        x=x,
+        y=y,
+        colorscale=colorscale,
+        zmid=zmid,
+        zmin=zmin,
+        zmax=zmax,
+        colorbar={"title": {"text": value_name}},
+        hovertemplate=f"{x_title}: %{{x}}<br>{y_title}: %{{y}}<br>{value_name}: %{{z:.6g}}<extra></extra>",
+    )
+    fig = go.Figure(trace)
+    fig.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title)
+    if reversed_y:
+        fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+def lines(
+    x,
+    series: Mapping[str, Sequence[float]],
+    *,
+    title: str,
+    x_title: str,
+    y_title: str,
+    log_x: bool = False,
+    log_y: bool = False,
+    mode: str = "lines",
+    x_by_series: Mapping[str, Sequence[float]] | None = None,
+) -> go.Figure:
+    """One or more curves on shared axes; ``x_by_series`` gives a series its own x values."""
+    fig = go.Figure()
+    for name, values in series.items():
+        xs = as_array(x_by_series[name]) if x_by_series and name in x_by_series else as_array(x)
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=as_array(values),
+                mode=mode,
+                name=name,
+                hovertemplate=f"{name}<br>{x_title}: %{{x:.6g}}<br>{y_title}: %{{y:.6g}}<extra></extra>",
+            )
+        )
+    fig.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title, hovermode="closest")
+    if log_x:
+        fig.update_xaxes(type="log")
+    if log_y:
+        fig.update_yaxes(type="log")
+    return fig
+
+
+def band(fig: go.Figure, x, low, high, *, name: str, color: str = "rgba(31,119,180,0.2)") -> go.Figure:
+    """Shade the area between ``low`` and ``high`` (a spread or an envelope) under the existing traces."""
+    x, low, high = as_array(x), as_array(low), as_array(high)
+    fig.add_trace(
+        go.Scatter(
+            x=np.concatenate([x, x[::-1]]),
+            y=np.concatenate([high, low[::-1]]),
+            fill="toself",
+            fillcolor=color,
+            line={"width": 0},
+            name=name,
+            hoverinfo="skip",
+        )
+    )
+    fig.data = (fig.data[-1], *fig.data[:-1])
+    return fig
+
+
+def sampled_note(shown: int, total: int, what: str = "positions") -> str:
+    """The label for an overview: '512 of 1,048,576 positions, evenly spaced (exact values)'."""
+    if shown >= total:
+        return f"all {total:,} {what}"
+    return f"sampled: {shown:,} of {total:,} {what}, evenly spaced (exact values at those {what})"

@@ -1,0 +1,179 @@
+"""Every parameter a figure can take: its type, default, allowed range and label.
+
+One registry serves the app's controls, the URL (``?seq_len=4096&base=500000``), the command-line exporter
+and the tests. Names equal the core's argument names where one exists. A value from a URL or a command line
+that is malformed or out of range is replaced by the nearest valid one, with a sentence saying so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+KINDS = ("int", "float", "choice", "bool", "ints", "text")
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """One parameter. ``minimum``/``maximum`` bound numbers (and the items of ``ints``)."""
+
+    name: str
+    kind: str
+    default: Any
+    label: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
+    even: bool = False  # ints only: must be even (rotary dims)
+    log: bool = False  # floats only: spans decades (base, factor)
+    help: str = ""
+    max_items: int = 16  # ints only
+    choice_labels: Mapping[str, str] = field(default_factory=dict)
+
+    def coerce(self, raw: Any) -> tuple[Any, str | None]:
+        """Return ``(valid value, None)``, or ``(nearest valid value, message)`` when ``raw`` is not valid."""
+        try:
+            value = _PARSERS[self.kind](self, raw)
+        except (TypeError, ValueError):
+            return (
+                self.default,
+                f"{self.name}={_show(raw)} is not a valid {_KIND_WORDS[self.kind]}; using {_show(self.default)}",
+            )
+        valid = self._nearest(value)
+        if valid != value:
+            return (
+                valid,
+                f"{self.name}={_show(raw)} is outside the allowed range ({self.allowed()}); using {_show(valid)}",
+            )
+        return valid, None
+
+    def allowed(self) -> str:
+        """The allowed values in words, for messages and help texts."""
+        if self.kind == "choice":
+            return "one of " + ", ".join(self.choices)
+        if self.kind in ("int", "float", "ints"):
+            text = f"{_show(self.minimum)} to {_show(self.maximum)}"
+            return text + (", even" if self.even else "")
+        return self.kind
+
+    def to_url(self, value: Any) -> str:
+        """The value as it is written into the URL or a file name."""
+        if self.kind == "ints":
+            return ",".join(str(int(v)) for v in value)
+        if self.kind == "bool":
+            return "1" if value else "0"
+        if self.kind == "float":
+            return f"{float(value):.10g}"
+        return str(value)
+
+    def _nearest(self, value: Any) -> Any:
+        if self.kind == "choice":
+            return value if value in self.choices else self.default
+        if self.kind == "ints":
+            items = list(dict.fromkeys(self._clamp(int(v)) for v in value))[: self.max_items]
+            return tuple(items) if items else tuple(self.default)
+        if self.kind in ("int", "float"):
+            return self._clamp(value)
+        return value
+
+    def _clamp(self, value):
+        if self.minimum is not None and value < self.minimum:
+            value = type(value)(self.minimum)
+        if self.maximum is not None and value > self.maximum:
+            value = type(value)(self.maximum)
+        if self.even and int(value) % 2:
+            value = value + 1 if self.maximum is None or value + 1 <= self.maximum else value - 1
+        return value
+
+
+def _parse_int(spec: ParamSpec, raw: Any) -> int:
+    if isinstance(raw, bool):
+        raise ValueError
+    number = float(raw) if isinstance(raw, str) else raw
+    if not math.isfinite(number) or float(number) != int(number):
+        raise ValueError
+    return int(number)
+
+
+def _parse_float(spec: ParamSpec, raw: Any) -> float:
+    if isinstance(raw, bool):
+        raise ValueError
+    number = float(raw)
+    if not math.isfinite(number):
+        raise ValueError
+    return number
+
+
+def _parse_bool(spec: ParamSpec, raw: Any) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ValueError
+
+
+def _parse_ints(spec: ParamSpec, raw: Any) -> tuple[int, ...]:
+    items = [item for item in raw.replace(" ", "").split(",") if item] if isinstance(raw, str) else list(raw)
+    return tuple(_parse_int(spec, item) for item in items)
+
+
+_PARSERS = {
+    "int": _parse_int,
+    "float": _parse_float,
+    "choice": lambda spec, raw: str(raw),
+    "bool": _parse_bool,
+    "ints": _parse_ints,
+    "text": lambda spec, raw: str(raw),
+}
+_KIND_WORDS = {
+    "int": "whole number",
+    "float": "number",
+    "choice": "choice",
+    "bool": "yes/no value",
+    "ints": "comma-separated list of whole numbers",
+    "text": "text",
+}
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, tuple | list):
+        return ",".join(map(str, value))
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+PARAMS: dict[str, ParamSpec] = {}
+
+
+def register_param(spec: ParamSpec) -> ParamSpec:
+    """Add a parameter to the registry (each name once)."""
+    if spec.kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS} (got {spec.kind!r})")
+    if spec.name in PARAMS and PARAMS[spec.name] != spec:
+        raise ValueError(f"parameter {spec.name!r} is already registered with another definition")
+    PARAMS[spec.name] = spec
+    return spec
+
+
+def defaults(names) -> dict[str, Any]:
+    """The default value of each named parameter."""
+    return {name: PARAMS[name].default for name in names}
+
+
+def coerce_all(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """Coerce every known parameter in ``raw``; unknown names are reported, not fatal."""
+    values, messages = {}, []
+    for name, value in raw.items():
+        if name not in PARAMS:
+            messages.append(f"unknown parameter {name!r}")
+            continue
+        values[name], message = PARAMS[name].coerce(value)
+        if message:
+            messages.append(message)
+    return values, messages

@@ -1,0 +1,51 @@
+"""What a model preset sets: the figure parameters read off a :class:`posenc_core.presets.ModelPreset`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+ROPE_SCALING_KEYS = (
+    "factor",
+    "original_max_position_embeddings",
+    "beta_fast",
+    "beta_slow",
+    "mscale",
+    "mscale_all_dim",
+    "attention_factor",
+    "low_freq_factor",
+    "high_freq_factor",
+    "truncate",
+)
+
+
+def params_from_preset(preset) -> dict[str, Any]:
+    """Parameter values (registry names) that ``preset`` determines; absent fields are left out."""
+    values: dict[str, Any] = {"d_model": preset.hidden_size, "n_heads": preset.n_heads}
+    context = preset.max_position_embeddings
+    if context:
+        values["seq_len"] = int(context)
+    if preset.scheme in ("rope", "mrope"):
+        values["head_dim"] = int(preset.rope_head_dim or preset.head_dim)
+        values["base"] = float(preset.rope_theta)
+        values["partial_rotary_factor"] = float(preset.partial_rotary_factor)
+        values["rope_layout"] = preset.rope_layout
+        scaling = dict(preset.rope_scaling or {})
+        values["rope_type"] = scaling.get("rope_type", "default")
+        values["original_max_position_embeddings"] = int(
+            scaling.get("original_max_position_embeddings") or context or 4096
+        )
+        for key in ROPE_SCALING_KEYS[2:]:
+            if scaling.get(key) is not None:
+                values[key] = scaling[key]
+        if scaling.get("factor") is not None:
+            values["factor"] = float(scaling["factor"])
+        if preset.mrope_section:
+            values["mrope_section"] = tuple(preset.mrope_section)
+    elif preset.head_dim:
+        values["head_dim"] = int(preset.head_dim)
+    if preset.scheme == "alibi" and preset.alibi_bias_max is not None:
+        values["alibi_bias_max"] = float(preset.alibi_bias_max)
+    if preset.scheme == "t5":
+        values["num_buckets"] = int(preset.t5_num_buckets or 32)
+        values["max_distance"] = int(preset.t5_max_distance or 128)
+    return values

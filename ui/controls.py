@@ -1,0 +1,115 @@
+"""Widgets bound to the parameter registry and mirrored into the URL.
+
+A control's first value comes from the URL (``?base=500000``), else from the chosen preset, else from the
+registry default. A malformed or out-of-range value is replaced by the nearest valid one and a message is
+shown under the control. Every run writes the current value back into ``st.query_params``, so the address bar
+always reproduces the view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import streamlit as st
+
+from figures.params import PARAMS, ParamSpec
+from ui import state
+
+LARGE_INT_RANGE = 4096  # above this an int gets a number box instead of a slider
+
+
+def control(name: str, *, label: str | None = None, choices: Sequence[str] | None = None, widget: str = "auto") -> Any:
+    """Render the control of parameter ``name`` and return its valid value."""
+    spec = PARAMS[name]
+    if choices is not None:
+        spec = _with_choices(spec, tuple(choices))
+    _initialise(spec)
+    label = label or spec.label
+    raw = _render(spec, label, widget)
+    value, message = spec.coerce(raw)
+    if message:
+        st.warning(message, icon="⚠️")
+    notice = state.pop_notice(name)
+    if notice:
+        st.warning(notice, icon="🔗")
+    st.query_params[name] = spec.to_url(value)
+    return value
+
+
+def controls(names: Sequence[str], *, columns: int | None = None) -> dict[str, Any]:
+    """Render several controls side by side (``columns`` per row) and return their values by name."""
+    values: dict[str, Any] = {}
+    per_row = columns or min(len(names), 4)
+    for row_start in range(0, len(names), per_row):
+        row = names[row_start : row_start + per_row]
+        for column, name in zip(st.columns(per_row), row, strict=False):
+            with column:
+                values[name] = control(name)
+    return values
+
+
+def _initialise(spec: ParamSpec) -> None:
+    if spec.name in st.session_state:
+        return
+    if spec.name in st.query_params:
+        value, message = spec.coerce(_url_value(spec))
+        if message:
+            state.add_notice(spec.name, f"From the link: {message}.")
+    else:
+        value = state.preset_values().get(spec.name, spec.default)
+        value, _ = spec.coerce(value)
+    st.session_state[spec.name] = _widget_value(spec, value)
+
+
+def _url_value(spec: ParamSpec) -> Any:
+    return st.query_params.get(spec.name)
+
+
+def _widget_value(spec: ParamSpec, value: Any) -> Any:
+    """What the widget holds: the value itself, or its text for list parameters."""
+    return spec.to_url(value) if spec.kind == "ints" else value
+
+
+def _render(spec: ParamSpec, label: str, widget: str) -> Any:
+    key = spec.name
+    if spec.kind == "choice":
+        return st.selectbox(
+            label, spec.choices, key=key, help=spec.help or None, format_func=lambda c: spec.choice_labels.get(c, c)
+        )
+    if spec.kind == "bool":
+        return st.toggle(label, key=key, help=spec.help or None)
+    if spec.kind == "ints":
+        return st.text_input(label, key=key, help=(spec.help or "") + f" Comma-separated, {spec.allowed()}.")
+    if spec.kind == "text":
+        return st.text_input(label, key=key, help=spec.help or None)
+    if spec.kind == "int":
+        small = spec.maximum - spec.minimum <= LARGE_INT_RANGE
+        if widget == "slider" or (widget == "auto" and small and not spec.even):
+            return st.slider(label, int(spec.minimum), int(spec.maximum), key=key, help=spec.help or None)
+        step = 2 if spec.even else 1
+        return st.number_input(label, int(spec.minimum), int(spec.maximum), step=step, key=key, help=spec.help or None)
+    return st.number_input(
+        label,
+        float(spec.minimum),
+        float(spec.maximum),
+        key=key,
+        format="%g",
+        step=_float_step(st.session_state.get(key, spec.default)),
+        help=(spec.help or "") + f" Allowed: {spec.allowed()}.",
+    )
+
+
+def _float_step(value: float) -> float:
+    """A step that is 10% of the value's order of magnitude (1000 for a base of 10000)."""
+    import math
+
+    value = abs(float(value)) or 1.0
+    return 10.0 ** math.floor(math.log10(value)) / 10 if value >= 1 else 0.01
+
+
+def _with_choices(spec: ParamSpec, choices: tuple[str, ...]) -> ParamSpec:
+    from dataclasses import replace
+
+    default = spec.default if spec.default in choices else choices[0]
+    return replace(spec, choices=choices, default=default)

@@ -1,0 +1,105 @@
+"""The sidebar shared by every page: model preset (or a config.json), compute device, figure style."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from figures.params import PARAMS
+from posenc_core.device import available_devices, resolve_device
+from ui import state
+
+DEVICE_CHOICES = PARAMS["device"].choices
+THEMES = dict(PARAMS["theme"].choice_labels)
+
+
+def render() -> None:
+    """Draw the shared sidebar; its values live in session state and in the URL."""
+    with st.sidebar:
+        _preset_picker()
+        _device_picker()
+        _theme_picker()
+
+
+def _from_url(key: str, choices, default: str) -> None:
+    if key in st.session_state:
+        return
+    raw = st.query_params.get(key, default)
+    if raw not in choices:
+        state.add_notice(key, f"From the link: {key}={raw!r} is not one of the choices; using {default!r}.")
+        raw = default
+    st.session_state[key] = raw
+
+
+def _preset_picker() -> None:
+    choices = state.preset_choices()
+    _from_url("preset", choices, state.CUSTOM)
+    st.selectbox(
+        "Model preset",
+        choices,
+        key="preset",
+        format_func=state.preset_label,
+        on_change=state.reset_preset_params,
+        help="A real model's positional-encoding parameters; every page's controls take its values.",
+    )
+    _show_notice("preset")
+    st.query_params["preset"] = st.session_state["preset"]
+    if st.session_state["preset"] == state.FROM_CONFIG:
+        _config_reader()
+    else:
+        preset = state.current_preset()
+        if preset is not None:
+            st.caption(f"Source: {preset.source}")
+
+
+def _config_reader() -> None:
+    from posenc_core.hf_config import from_hf_config
+
+    uploaded = st.file_uploader("config.json", type=["json"], key="config_file")
+    pasted = st.text_area("…or paste its contents", key="config_text", height=120)
+    text = uploaded.getvalue() if uploaded is not None else pasted
+    if not text:
+        st.info("Upload or paste a model's config.json to use its parameters.")
+        return
+    try:
+        reading = from_hf_config(text)
+    except ValueError as error:
+        st.error(f"config.json: {error}", icon="🚫")
+        return
+    previous = st.session_state.get("config_reading")
+    st.session_state["config_reading"] = reading
+    if previous is None or previous.preset != reading.preset:
+        state.reset_preset_params()
+        st.rerun()
+    st.success(f"Read {reading.preset.name}")
+    with st.expander("What was read", expanded=False):
+        st.json(reading.read, expanded=False)
+    for sentence in reading.unread:
+        st.caption(f"• {sentence}")
+
+
+def _device_picker() -> None:
+    _from_url("device", DEVICE_CHOICES, "auto")
+    st.selectbox("Compute device", DEVICE_CHOICES, key="device", help="auto = cuda, then mps, then cpu.")
+    _show_notice("device")
+    try:
+        in_use = resolve_device(st.session_state["device"])
+    except ValueError as error:
+        st.error(f"{error}. Using auto.", icon="🚫")
+        st.session_state["device_in_use"] = str(resolve_device("auto"))
+    else:
+        st.session_state["device_in_use"] = str(in_use)
+    st.caption(f"In use: **{st.session_state['device_in_use']}** (available: {', '.join(available_devices())})")
+    st.query_params["device"] = st.session_state["device"]
+
+
+def _theme_picker() -> None:
+    _from_url("theme", THEMES, "screen")
+    st.selectbox("Figure style", list(THEMES), key="theme", format_func=THEMES.get)
+    _show_notice("theme")
+    st.query_params["theme"] = st.session_state["theme"]
+
+
+def _show_notice(key: str) -> None:
+    notice = state.pop_notice(key)
+    if notice:
+        st.warning(notice, icon="🔗")
