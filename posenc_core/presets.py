@@ -1,0 +1,302 @@
+"""Real models' positional-encoding parameters, as their published ``config.json`` files give them.
+
+A preset holds what the position maths needs (heads, head dims, RoPE base, scaling block, ALiBi or T5
+knobs), not the whole architecture. ``rope_scaling`` is the HF dict normalized to carry ``"rope_type"``
+(``"type"`` renamed, ``"su"`` -> ``"longrope"``, ``"mrope"`` -> ``"default"``; Phi-3's top-level
+``original_max_position_embeddings`` moved inside, as HF v5 does). Reading an uploaded config lives in
+:mod:`posenc_core.hf_config` (``from_hf_config``).
+
+Ref: each preset's ``source``; HF transformers ``modeling_rope_utils.py`` for the scaling dicts.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from posenc_core._checks import check_choice, check_float, check_int
+
+SCHEMES = ("rope", "alibi", "t5", "mrope", "learned", "sinusoidal")
+ROPE_LAYOUTS = ("half", "interleaved")  # rotate_half (GPT-NeoX, HF) | pairs (2i, 2i+1) (GPT-J, DeepSeek)
+
+
+@dataclass(frozen=True)
+class ModelPreset:
+    """One model's positional-encoding parameters. Do not mutate ``rope_scaling``: it is shared."""
+
+    name: str  # display name, e.g. "Llama-3.1-8B"
+    scheme: str  # one of SCHEMES
+    source: str  # where the numbers come from (model repo config.json, revision notes)
+    hidden_size: int
+    n_heads: int
+    n_kv_heads: int | None = None  # None -> n_heads (multi-head attention)
+    head_dim: int | None = None  # attention (q/k) head dim; None -> hidden_size // n_heads
+    max_position_embeddings: int | None = None  # None where the config has none (BLOOM)
+    rope_theta: float | None = None  # RoPE base
+    partial_rotary_factor: float = 1.0  # rotary dim = int(rope_head_dim * factor)
+    rope_head_dim: int | None = None  # dim RoPE acts on before the factor (DeepSeek: 64); None -> head_dim
+    rope_scaling: Mapping[str, Any] | None = None  # normalized HF rope_scaling dict (has "rope_type")
+    rope_layout: str = "half"  # "half" (rotate_half) | "interleaved"
+    mrope_section: tuple[int, ...] | None = None  # Qwen2-VL (T, H, W) frequency counts, sum = rotary_dim/2
+    alibi_bias_max: float | None = None  # MPT's knob; None = the reference slopes (max 8)
+    t5_num_buckets: int | None = None
+    t5_max_distance: int | None = None
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        check_choice("scheme", self.scheme, SCHEMES)
+        check_choice("rope_layout", self.rope_layout, ROPE_LAYOUTS)
+        check_int("hidden_size", self.hidden_size, minimum=1)
+        check_int("n_heads", self.n_heads, minimum=1)
+        if self.n_kv_heads is None:
+            object.__setattr__(self, "n_kv_heads", self.n_heads)
+        check_int("n_kv_heads", self.n_kv_heads, minimum=1)
+        if self.head_dim is None:
+            object.__setattr__(self, "head_dim", self.hidden_size // self.n_heads)
+        check_int("head_dim", self.head_dim, minimum=1)
+        if self.max_position_embeddings is not None:
+            check_int("max_position_embeddings", self.max_position_embeddings, minimum=1)
+        check_float("partial_rotary_factor", self.partial_rotary_factor, greater_than=0.0, maximum=1.0)
+        if self.scheme in ("rope", "mrope"):
+            check_float("rope_theta", self.rope_theta, greater_than=1.0)
+            if self.rope_head_dim is None:
+                object.__setattr__(self, "rope_head_dim", self.head_dim)
+            check_int("rope_head_dim", self.rope_head_dim, minimum=2)
+        if self.rope_scaling is not None and "rope_type" not in self.rope_scaling:
+            raise ValueError(f"rope_scaling must carry 'rope_type' (got keys {sorted(self.rope_scaling)})")
+        if self.alibi_bias_max is not None:
+            check_float("alibi_bias_max", self.alibi_bias_max, greater_than=0.0)
+
+    @property
+    def rotary_dim(self) -> int | None:
+        """Channels RoPE rotates: int(rope_head_dim * partial_rotary_factor) (HF); None without RoPE."""
+        if self.scheme not in ("rope", "mrope"):
+            return None
+        return int(self.rope_head_dim * self.partial_rotary_factor)
+
+    @property
+    def original_max_position_embeddings(self) -> int | None:
+        """Pre-training context L: the scaling block's ``original_max_position_embeddings``, else the max."""
+        if self.rope_scaling and self.rope_scaling.get("original_max_position_embeddings"):
+            return int(self.rope_scaling["original_max_position_embeddings"])
+        return self.max_position_embeddings
+
+    @property
+    def context_length(self) -> int | None:
+        """Longest supported context: max_position_embeddings, or L * factor when a scaling block reaches
+        further (Qwen2.5 + YaRN: 32768 * 4 = 131072 while its max stays 32768)."""
+        scaling = self.rope_scaling or {}
+        extended = 0
+        if scaling.get("factor") and scaling.get("original_max_position_embeddings"):
+            extended = int(scaling["original_max_position_embeddings"] * scaling["factor"])
+        longest = max(self.max_position_embeddings or 0, extended)
+        return longest or None
+
+
+def _floats(text: str) -> list[float]:
+    """Whitespace-separated numbers, parsed exactly as written in the config file."""
+    return [float(word) for word in text.split()]
+
+
+# microsoft/Phi-3-mini-128k-instruct config.json, April 2024 revision ("type": "su", transformers 4.39.3),
+# verbatim from the copy in dotnet/machinelearning src/Microsoft.ML.GenAI.Phi/Resource/Config/.
+PHI3_MINI_128K_LONG_FACTOR = _floats("""
+1.0299999713897705 1.0499999523162842 1.0499999523162842 1.0799999237060547 1.2299998998641968
+1.2299998998641968 1.2999999523162842 1.4499999284744263 1.5999999046325684 1.6499998569488525
+1.8999998569488525 2.859999895095825 3.68999981880188 5.419999599456787 5.489999771118164
+5.489999771118164 9.09000015258789 11.579999923706055 15.65999984741211 15.769999504089355
+15.789999961853027 18.360000610351562 21.989999771118164 23.079999923706055 30.009998321533203
+32.35000228881836 32.590003967285156 35.56000518798828 39.95000457763672 53.840003967285156
+56.20000457763672 57.95000457763672 59.29000473022461 59.77000427246094 59.920005798339844
+61.190006256103516 61.96000671386719 62.50000762939453 63.3700065612793 63.48000717163086
+63.48000717163086 63.66000747680664 63.850006103515625 64.08000946044922 64.760009765625
+64.80001068115234 64.81001281738281 64.81001281738281
+""")
+PHI3_MINI_128K_SHORT_FACTOR = _floats("""
+1.05 1.05 1.05 1.1 1.1
+1.1500000000000001 1.2000000000000002 1.2500000000000002 1.3000000000000003 1.3500000000000003
+1.5000000000000004 2.000000000000001 2.000000000000001 2.000000000000001 2.000000000000001
+2.000000000000001 2.000000000000001 2.000000000000001 2.000000000000001 2.000000000000001
+2.000000000000001 2.000000000000001 2.000000000000001 2.000000000000001 2.000000000000001
+2.000000000000001 2.000000000000001 2.000000000000001 2.000000000000001 2.000000000000001
+2.000000000000001 2.000000000000001 2.0500000000000007 2.0500000000000007 2.0500000000000007
+2.1000000000000005 2.1000000000000005 2.1000000000000005 2.1500000000000004 2.1500000000000004
+2.3499999999999996 2.549999999999999 2.5999999999999988 2.5999999999999988 2.7499999999999982
+2.849999999999998 2.849999999999998 2.9499999999999975
+""")
+
+_HF = "config.json on the Hugging Face hub"
+_LLAMA3 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0}
+_DEEPSEEK_YARN = {"rope_type": "yarn", "factor": 40, "beta_fast": 32, "beta_slow": 1}
+_QWEN25 = dict(hidden_size=3584, n_heads=28, n_kv_heads=4, head_dim=128, rope_theta=1000000.0)
+
+# fmt: off
+PRESETS: dict[str, ModelPreset] = {  # keys are URL-safe slugs
+    "llama-2-7b": ModelPreset(
+        name="Llama-2-7B", scheme="rope",
+        source=f"meta-llama/Llama-2-7b-hf {_HF} (it has no rope_theta key: HF default 10000)",
+        hidden_size=4096, n_heads=32, n_kv_heads=32, head_dim=128,
+        max_position_embeddings=4096, rope_theta=1e4,
+    ),
+    "llama-3-8b": ModelPreset(
+        name="Llama-3-8B", scheme="rope", source=f"meta-llama/Meta-Llama-3-8B(-Instruct) {_HF}",
+        hidden_size=4096, n_heads=32, n_kv_heads=8, head_dim=128,
+        max_position_embeddings=8192, rope_theta=5e5,
+    ),
+    "llama-3.1-8b": ModelPreset(
+        name="Llama-3.1-8B", scheme="rope", source=f"meta-llama/Llama-3.1-8B {_HF}",
+        hidden_size=4096, n_heads=32, n_kv_heads=8, head_dim=128,
+        max_position_embeddings=131072, rope_theta=5e5,
+        rope_scaling={**_LLAMA3, "original_max_position_embeddings": 8192},
+    ),
+    "mistral-7b": ModelPreset(
+        name="Mistral-7B", scheme="rope",
+        source=f"mistralai/Mistral-7B-v0.1 {_HF} (numbers from the spec table; no stored copy was checked)",
+        hidden_size=4096, n_heads=32, n_kv_heads=8, head_dim=128,
+        max_position_embeddings=32768, rope_theta=1e4,
+        notes=("sliding_window 4096 limits attention, not positions: not modelled",),
+    ),
+    "qwen2.5-7b": ModelPreset(
+        name="Qwen2.5-7B (32k)", scheme="rope",
+        source=f"Qwen/Qwen2.5-7B-Instruct {_HF} (the base Qwen2.5-7B config says max 131072)",
+        max_position_embeddings=32768, **_QWEN25,
+        notes=("sliding_window 131072 is off (use_sliding_window false)",),
+    ),
+    "qwen2.5-7b-128k-yarn": ModelPreset(
+        name="Qwen2.5-7B (128k YaRN)", scheme="rope",
+        source=f"Qwen/Qwen2.5-7B-Instruct {_HF} plus the model card's 128k block "
+        "{type: yarn, factor: 4.0, original_max_position_embeddings: 32768}",
+        max_position_embeddings=32768, **_QWEN25,
+        rope_scaling={"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768},
+    ),
+    "gemma-2-9b": ModelPreset(
+        name="Gemma-2-9B", scheme="rope", source=f"google/gemma-2-9b-it {_HF}",
+        hidden_size=3584, n_heads=16, n_kv_heads=8, head_dim=256,
+        max_position_embeddings=8192, rope_theta=1e4,
+        notes=("head_dim 256 is given: not 3584/16 = 224",
+               "query_pre_attn_scalar 256: logits scaled by 256^-0.5",
+               "every other layer has a 4096-token sliding window; logit soft-capping 50 / 30"),
+    ),
+    "phi-3-mini-128k": ModelPreset(
+        name="Phi-3-mini-128k", scheme="rope",
+        source="microsoft/Phi-3-mini-128k-instruct config.json, April 2024 revision (type 'su', transformers "
+        "4.39.3); later revisions say 'longrope' and carry other factor lists",
+        hidden_size=3072, n_heads=32, n_kv_heads=32, head_dim=96,
+        max_position_embeddings=131072, rope_theta=1e4,
+        rope_scaling={"rope_type": "longrope", "long_factor": PHI3_MINI_128K_LONG_FACTOR,
+                      "short_factor": PHI3_MINI_128K_SHORT_FACTOR, "original_max_position_embeddings": 4096},
+        notes=("original_max_position_embeddings 4096 is a top-level key in Phi-3 configs",),
+    ),
+    "phi-2": ModelPreset(
+        name="Phi-2", scheme="rope", source=f"microsoft/phi-2 {_HF}",
+        hidden_size=2560, n_heads=32, n_kv_heads=32, head_dim=80,
+        max_position_embeddings=2048, rope_theta=1e4,
+        partial_rotary_factor=0.4,
+    ),
+    "deepseek-v3": ModelPreset(
+        name="DeepSeek-V3", scheme="rope", source=f"deepseek-ai/DeepSeek-V3 {_HF} (DeepSeek-R1 has the same)",
+        hidden_size=7168, n_heads=128, n_kv_heads=128, head_dim=192, max_position_embeddings=163840,
+        rope_theta=1e4, rope_head_dim=64, rope_layout="interleaved",
+        rope_scaling={**_DEEPSEEK_YARN, "mscale": 1.0, "mscale_all_dim": 1.0,
+                      "original_max_position_embeddings": 4096},
+        notes=("q/k head = 128 (no position) + 64 (RoPE); v head 128",
+               "softmax scale 192^-0.5 * mscale(40, 1.0)^2 = 0.1352338"),
+    ),
+    "deepseek-v2-lite": ModelPreset(
+        name="DeepSeek-V2-Lite", scheme="rope", source=f"deepseek-ai/DeepSeek-V2-Lite {_HF}",
+        hidden_size=2048, n_heads=16, n_kv_heads=16, head_dim=192, max_position_embeddings=163840,
+        rope_theta=1e4, rope_head_dim=64, rope_layout="interleaved",
+        rope_scaling={**_DEEPSEEK_YARN, "mscale": 0.707, "mscale_all_dim": 0.707,
+                      "original_max_position_embeddings": 4096},
+        notes=("q/k head = 128 (no position) + 64 (RoPE)", "softmax scale 192^-0.5 * mscale(40, 0.707)^2"),
+    ),
+    "gpt-neox-20b": ModelPreset(
+        name="GPT-NeoX-20B", scheme="rope",
+        source=f"EleutherAI/gpt-neox-20b {_HF} (rotary_pct, rotary_emb_base)",
+        hidden_size=6144, n_heads=64, n_kv_heads=64, head_dim=96,
+        max_position_embeddings=2048, rope_theta=1e4,
+        partial_rotary_factor=0.25,
+    ),
+    "gpt-j-6b": ModelPreset(
+        name="GPT-J-6B", scheme="rope",
+        source=f"EleutherAI/gpt-j-6b {_HF} (rotary_dim 64, n_positions; the model code fixes base 10000)",
+        hidden_size=4096, n_heads=16, n_kv_heads=16, head_dim=256,
+        max_position_embeddings=2048, rope_theta=1e4,
+        partial_rotary_factor=0.25, rope_layout="interleaved",
+    ),
+    "bloom-176b": ModelPreset(
+        name="BLOOM-176B", scheme="alibi",
+        source=f"bigscience/bloom {_HF} (n_head 112; it sets no position limit)",
+        hidden_size=14336, n_heads=112, n_kv_heads=112, head_dim=128,
+        notes=("ALiBi added unscaled (baddbmm beta=1, alpha=1/sqrt(d))",),
+    ),
+    "mpt-7b": ModelPreset(
+        name="MPT-7B", scheme="alibi",
+        source=f"mosaicml/mpt-7b(-instruct) {_HF} (attn_config.alibi, alibi_bias_max, max_seq_len)",
+        hidden_size=4096, n_heads=32, n_kv_heads=32, head_dim=128, max_position_embeddings=2048,
+        alibi_bias_max=8.0,
+    ),
+    "t5-base": ModelPreset(
+        name="T5-base", scheme="t5",
+        source=f"t5-base {_HF} (relative_attention_max_distance is absent there: HF default 128)",
+        hidden_size=768, n_heads=12, n_kv_heads=12, head_dim=64, max_position_embeddings=512,
+        t5_num_buckets=32, t5_max_distance=128,
+        notes=("n_positions 512 is the training length; buckets extrapolate", "no 1/sqrt(d) scaling in T5"),
+    ),
+    "qwen2-vl-7b": ModelPreset(
+        name="Qwen2-VL-7B", scheme="mrope",
+        source=f"Qwen/Qwen2-VL-7B-Instruct {_HF} (rope_scaling type 'mrope', which HF rewrites to 'default')",
+        max_position_embeddings=32768, **_QWEN25,
+        rope_scaling={"rope_type": "default", "mrope_section": [16, 24, 24]}, mrope_section=(16, 24, 24),
+    ),
+}
+# fmt: on
+
+
+def preset_names() -> list[str]:
+    """Display names of the presets, in table order."""
+    return [preset.name for preset in PRESETS.values()]
+
+
+def get_preset(key_or_name: str) -> ModelPreset:
+    """The preset with this slug key ("llama-3.1-8b") or display name ("Llama-3.1-8B"), case-insensitive."""
+    wanted = str(key_or_name).strip().lower()
+    for key, preset in PRESETS.items():
+        if wanted in (key, preset.name.lower()):
+            return preset
+    valid = ", ".join(f"{key!r} ({preset.name})" for key, preset in PRESETS.items())
+    raise ValueError(f"preset must be one of {valid} (got {key_or_name!r})")
+
+
+def rope_inputs(preset: ModelPreset, *, seq_len: int | None = None) -> dict[str, Any]:
+    """Keyword arguments for ``posenc_core.rope_scaling.inv_freq`` that reproduce this model's RoPE.
+
+    ``scaling`` is None for plain RoPE (and M-RoPE, whose frequencies are the default ones); ``seq_len``
+    selects LongRoPE's long factors / dynamic NTK's base past the original length.
+    """
+    if preset.scheme not in ("rope", "mrope"):
+        raise ValueError(f"preset {preset.name!r} uses {preset.scheme}, not RoPE: it has no rope inputs")
+    if seq_len is not None:
+        seq_len = check_int("seq_len", seq_len, minimum=1)
+    scaling = {k: copy.deepcopy(v) for k, v in (preset.rope_scaling or {}).items() if k != "mrope_section"}
+    if scaling.get("rope_type", "default") == "default" and len(scaling) <= 1:
+        scaling = None
+    return {
+        "head_dim": preset.rope_head_dim,
+        "base": preset.rope_theta,
+        "scaling": scaling,
+        "partial_rotary_factor": preset.partial_rotary_factor,
+        "max_position_embeddings": preset.max_position_embeddings,
+        "seq_len": seq_len,
+    }
+
+
+def __getattr__(name: str):
+    """``presets.from_hf_config`` / ``presets.ConfigReading`` live in :mod:`posenc_core.hf_config`."""
+    if name in ("from_hf_config", "ConfigReading"):
+        from posenc_core import hf_config
+
+        return getattr(hf_config, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
