@@ -6,6 +6,7 @@ import streamlit as st
 
 from figures.params import PARAMS
 from posenc_core.device import available_devices, resolve_device
+from posenc_core.hf_config import from_hf_config
 from ui import state
 
 DEVICE_CHOICES = PARAMS["device"].choices
@@ -52,7 +53,6 @@ def _preset_picker() -> None:
 
 
 def _config_reader() -> None:
-    from posenc_core.hf_config import from_hf_config
 
     uploaded = st.file_uploader("config.json", type=["json"], key="config_file")
     pasted = st.text_area("…or paste its contents", key="config_text", height=120)

@@ -6,10 +6,33 @@ import json
 from pathlib import Path
 
 import pytest
+from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 120
+
+
+def _behave_like_the_server() -> None:
+    """Make AppTest run app.py on every rerun, as the real server does.
+
+    The server auto-wraps a script that has a ``pages/`` folder in the old pages-folder navigation only until
+    ``st.navigation`` is called once (then a process-wide flag turns that off). AppTest resets the flag before
+    every run, so its reruns executed ``pages/<page>.py`` alone, without app.py and its sidebar. Keeping the
+    flag off reproduces what a browser session gets.
+    """
+    original_init = PagesManager.__init__
+
+    def init_without_pages_folder(self, *args, **kwargs):
+        original_init(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+    if not getattr(PagesManager.__init__, "_posenc_patched", False):
+        init_without_pages_folder._posenc_patched = True
+        PagesManager.__init__ = init_without_pages_folder
+
+
+_behave_like_the_server()
 
 
 def open_page(page: str, query: dict[str, str] | None = None) -> AppTest:

@@ -1,0 +1,68 @@
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import figures  # noqa: F401  (registers every parameter)
+from figures.params import PARAMS, ParamSpec, coerce_all, defaults, register_param
+
+SEQ_LEN, HEAD_DIM, BASE = PARAMS["seq_len"], PARAMS["head_dim"], PARAMS["base"]
+
+
+def test_valid_values_pass_unchanged():
+    assert SEQ_LEN.coerce("4096") == (4096, None)
+    assert BASE.coerce("500000") == (500000.0, None)
+    assert HEAD_DIM.coerce(64) == (64, None)
+    assert PARAMS["rope_layout"].coerce("interleaved") == ("interleaved", None)
+
+
+@pytest.mark.parametrize(
+    ("spec_name", "raw", "expected", "words"),
+    [
+        ("seq_len", "99999999", 1_048_576, "outside the allowed range"),
+        ("seq_len", "-5", 1, "outside the allowed range"),
+        ("seq_len", "abc", 1024, "not a valid whole number"),
+        ("seq_len", "12.5", 1024, "not a valid whole number"),
+        ("head_dim", "127", 128, "even"),
+        ("base", "nan", 10000.0, "not a valid number"),
+        ("base", "0.5", 1.0001, "outside the allowed range"),
+        ("factor", "1e9", 64.0, "outside"),
+        ("rope_layout", "spiral", "half", "outside"),
+        ("n_heads", "0", 1, "outside"),
+    ],
+)
+def test_bad_values_become_the_nearest_valid_one_with_a_message(spec_name, raw, expected, words):
+    value, message = PARAMS[spec_name].coerce(raw)
+    assert value == expected
+    assert spec_name in message and words in message
+
+
+@given(st.integers(-(10**9), 10**9))
+def test_coerced_ints_are_always_in_range_and_even_when_required(raw):
+    value, _ = HEAD_DIM.coerce(str(raw))
+    assert HEAD_DIM.minimum <= value <= HEAD_DIM.maximum and value % 2 == 0
+
+
+@given(st.floats(allow_nan=True, allow_infinity=True))
+def test_coerced_floats_are_always_finite_and_in_range(raw):
+    value, _ = BASE.coerce(str(raw))
+    assert math.isfinite(value) and BASE.minimum <= value <= BASE.maximum
+
+
+def test_int_lists_and_bools_round_trip_through_the_url():
+    spec = ParamSpec("dims_test", "ints", (0, 1), "dims", 0, 10, max_items=3)
+    value, message = spec.coerce("3, 5,5,99")
+    assert value == (3, 5, 10) and "outside" in message
+    assert spec.to_url(value) == "3,5,10"
+    flag = ParamSpec("flag_test", "bool", False, "flag")
+    assert flag.coerce("1") == (True, None) and flag.coerce("off") == (False, None)
+    assert flag.coerce("maybe")[1] is not None
+
+
+def test_registry_refuses_a_conflicting_redefinition_and_reports_unknown_names():
+    with pytest.raises(ValueError, match="seq_len"):
+        register_param(ParamSpec("seq_len", "int", 5, "other", 1, 10))
+    values, messages = coerce_all({"seq_len": "2048", "nonsense": "1"})
+    assert values == {"seq_len": 2048} and messages == ["unknown parameter 'nonsense'"]
+    assert defaults(["seq_len", "base"]) == {"seq_len": 1024, "base": 10000.0}

@@ -1,0 +1,46 @@
+import plotly.graph_objects as go
+import pytest
+
+import figures  # noqa: F401  (registers every figure)
+from figures import registry
+from figures.params import PARAMS
+
+
+def test_every_figure_builds_at_its_defaults_and_states_its_title():
+    for figure_id in registry.FIGURES:
+        params, messages = registry.resolve_params(figure_id, {})
+        assert messages == []
+        result = registry.build(figure_id, params)
+        assert isinstance(result.figure, go.Figure), figure_id
+        assert result.figure.layout.title.text, f"{figure_id} has no title"
+        assert len(result.figure.to_json()) < 3_000_000, figure_id
+
+
+def test_every_registered_figure_uses_registered_parameters():
+    for spec in registry.FIGURES.values():
+        assert all(name in PARAMS for name in spec.params)
+
+
+def test_resolve_params_coerces_and_reports():
+    params, messages = registry.resolve_params("why-attention", {"d_model": "abc"})
+    assert params["d_model"] == 128 and "d_model" in messages[0]
+
+
+def test_unknown_figure_lists_the_known_ones():
+    with pytest.raises(ValueError, match="unknown figure 'nope'.*why-attention"):
+        registry.get_spec("nope")
+
+
+def test_file_stem_states_figure_preset_and_parameters():
+    stem = registry.file_stem("why-attention", {"d_model": 256, "sentence_a": "a b"}, "llama-3.1-8b")
+    assert stem == "why-attention_llama-3.1-8b_d256"
+
+
+def test_styles_change_fonts_and_background():
+    params, _ = registry.resolve_params("why-attention", {})
+    dark = registry.build("why-attention", params, style="slides-dark").figure
+    screen = registry.build("why-attention", params, style="screen").figure
+    assert dark.layout.paper_bgcolor != screen.layout.paper_bgcolor
+    assert dark.layout.font.size > screen.layout.font.size
+    with pytest.raises(ValueError, match="style"):
+        registry.build("why-attention", params, style="neon")

@@ -1,0 +1,41 @@
+from tests.pages.conftest import assert_healthy, chart_specs, open_page
+
+
+def test_page_runs_and_shows_the_attention_figure_and_the_scheme_table():
+    at = open_page("why_position")
+    assert_healthy(at)
+    specs = chart_specs(at)
+    assert len(specs) == 1 and len(specs[0]["data"]) == 4
+    assert len(at.dataframe) == 1 and "ALiBi" in at.dataframe[0].value["scheme"].tolist()
+    assert any("No PE" in caption.value for caption in at.caption)
+
+
+def test_changing_a_sentence_changes_the_figure():
+    at = open_page("why_position")
+    before = chart_specs(at)[0]["layout"]["title"]["text"]
+    at.text_input(key="sentence_a").set_value("the dog bit the man").run()
+    at.text_input(key="sentence_b").set_value("the man bit the dog").run()
+    assert_healthy(at)
+    after = chart_specs(at)[0]
+    assert after["layout"]["title"]["text"] != before and "dog" in after["layout"]["title"]["text"]
+    assert at.query_params["sentence_a"] == "the dog bit the man"
+
+
+def test_a_sentence_that_is_not_a_reordering_shows_a_message_not_a_traceback():
+    at = open_page("why_position")
+    at.text_input(key="sentence_b").set_value("a completely different sentence").run()
+    assert not at.exception
+    assert any("sentence_b must hold the same words" in error.value for error in at.error)
+    at.text_input(key="sentence_b").set_value("The mat sat on the cat").run()
+    assert_healthy(at)
+
+
+def test_url_restores_the_view_and_bad_values_are_replaced_with_a_message():
+    at = open_page("why_position", {"d_model": "64", "sentence_a": "a b c", "sentence_b": "c b a"})
+    assert_healthy(at)
+    assert at.number_input(key="d_model").value == 64
+    assert "d_model=64" in chart_specs(at)[0]["layout"]["title"]["text"]
+    bad = open_page("why_position", {"d_model": "lots"})
+    assert not bad.exception
+    assert any("d_model='lots'" in warning.value for warning in bad.warning)
+    assert bad.number_input(key="d_model").value == 128
