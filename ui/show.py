@@ -10,6 +10,7 @@ import streamlit as st
 
 from figures import registry
 from ui import state
+from ui.export_menu import export_menu
 
 MODEBAR = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
 
@@ -40,6 +41,7 @@ def figure(figure_id: str, params: Mapping[str, Any]) -> registry.FigureResult |
     st.plotly_chart(result.figure, theme=None, width="stretch", config=config, key=f"chart-{figure_id}")
     for note in result.notes:
         st.caption(note)
+    export_menu(figure_id, result, stem)
     return result
 
 

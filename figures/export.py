@@ -1,0 +1,171 @@
+"""Export a built figure: PNG / SVG / PDF through Plotly's own export (kaleido + Chrome/Chromium), an
+interactive offline HTML file, and the data behind it as CSV or NumPy.
+
+Where no Chrome/Chromium is found, PNG falls back to a matplotlib rendering of the same traces
+(:mod:`figures.export_matplotlib`) and says so; SVG and PDF then need the browser.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shutil
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+
+from figures.registry import FigureResult
+
+FORMATS = ("png", "svg", "pdf", "html", "csv", "npy")
+MIME_TYPES = {
+    "png": "image/png",
+    "svg": "image/svg+xml",
+    "pdf": "application/pdf",
+    "html": "text/html",
+    "csv": "text/csv",
+    "npy": "application/octet-stream",
+    "npz": "application/octet-stream",
+}
+IMAGE_WIDTH = 1200  # CSS pixels; scale 2 gives a 2400-pixel-wide PNG
+IMAGE_HEIGHT = 650
+BROWSER_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
+INSTALL_HINT = "install Chrome or Chromium (Debian/Ubuntu: apt-get install chromium) or set BROWSER_PATH"
+
+
+@dataclass(frozen=True)
+class ExportedFile:
+    """File contents, the extension to save them under, and what produced them (for the user)."""
+
+    content: bytes
+    extension: str
+    renderer: str
+
+    @property
+    def mime(self) -> str:
+        return MIME_TYPES[self.extension]
+
+
+def find_browser() -> str | None:
+    """The Chrome/Chromium kaleido will use: $BROWSER_PATH, Debian's chromium, or one on PATH."""
+    configured = os.environ.get("BROWSER_PATH")
+    if configured and os.access(configured, os.X_OK):
+        return configured
+    for candidate in BROWSER_CANDIDATES:
+        if os.access(candidate, os.X_OK):
+            return candidate
+    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def export(result: FigureResult, fmt: str, *, scale: float = 2.0) -> ExportedFile:
+    """Render ``result`` as ``fmt`` (one of :data:`FORMATS`). Raises ValueError for an unknown format, or
+    for SVG/PDF when no browser is available (with the install hint)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"fmt must be one of {', '.join(FORMATS)} (got {fmt!r})")
+    if fmt == "html":
+        return ExportedFile(to_html(result.figure), "html", "plotly.js (inlined, works offline)")
+    if fmt == "csv":
+        return ExportedFile(data_to_csv(result.data), "csv", "numpy")
+    if fmt == "npy":
+        content, extension = data_to_numpy(result.data)
+        return ExportedFile(content, extension, "numpy")
+    browser = find_browser()
+    if browser is None:
+        if fmt == "png":
+            from figures.export_matplotlib import render_png
+
+            return ExportedFile(
+                render_png(result.figure, scale=scale), "png", f"matplotlib (no browser: {INSTALL_HINT})"
+            )
+        raise ValueError(f"{fmt.upper()} export needs Chrome or Chromium: {INSTALL_HINT}")
+    os.environ.setdefault("BROWSER_PATH", browser)
+    content = result.figure.to_image(
+        format=fmt, width=_width(result.figure), height=_height(result.figure), scale=scale
+    )
+    return ExportedFile(content, fmt, f"Plotly export (kaleido + {browser})")
+
+
+_server_lock = threading.Lock()
+_server_running = False
+
+
+def start_browser_server() -> bool:
+    """Keep one browser running for many exports (0.4 s per image instead of ~3 s); False if none found.
+
+    Idempotent and thread-safe: the app's download buttons call it from their own threads.
+    """
+    global _server_running
+    browser = find_browser()
+    if browser is None:
+        return False
+    os.environ.setdefault("BROWSER_PATH", browser)
+    import kaleido
+
+    with _server_lock:
+        if not _server_running:
+            with contextlib.suppress(RuntimeError):  # already running
+                kaleido.start_sync_server(silence_warnings=True)
+            _server_running = True
+    return True
+
+
+def stop_browser_server() -> None:
+    global _server_running
+    import kaleido
+
+    with _server_lock:
+        with contextlib.suppress(RuntimeError):  # not running
+            kaleido.stop_sync_server(silence_warnings=True)
+        _server_running = False
+
+
+def to_html(fig: go.Figure) -> bytes:
+    """A standalone HTML file with plotly.js inlined: interactive and offline."""
+    return fig.to_html(include_plotlyjs=True, full_html=True, config={"displaylogo": False}).encode()
+
+
+def data_to_csv(data: dict[str, np.ndarray]) -> bytes:
+    """Curves of equal length become columns; a single matrix becomes rows; otherwise one row per value
+    (array, index..., value)."""
+    if not data:
+        raise ValueError("this figure has no data to export")
+    arrays = {name: np.asarray(values) for name, values in data.items()}
+    buffer = io.StringIO()
+    lengths = {values.shape for values in arrays.values()}
+    if all(values.ndim == 1 for values in arrays.values()) and len(lengths) == 1:
+        buffer.write(",".join(arrays) + "\n")
+        np.savetxt(buffer, np.column_stack(list(arrays.values())), delimiter=",", fmt="%.9g")
+    elif len(arrays) == 1 and next(iter(arrays.values())).ndim == 2:
+        np.savetxt(buffer, next(iter(arrays.values())), delimiter=",", fmt="%.9g")
+    else:
+        buffer.write("array,index,value\n")
+        for name, values in arrays.items():
+            for index in np.ndindex(values.shape):
+                buffer.write(f"{name},{'/'.join(map(str, index))},{values[index]:.9g}\n")
+    return buffer.getvalue().encode()
+
+
+def data_to_numpy(data: dict[str, np.ndarray]) -> tuple[bytes, str]:
+    """One array as .npy; several as .npz (named arrays)."""
+    if not data:
+        raise ValueError("this figure has no data to export")
+    buffer = io.BytesIO()
+    if len(data) == 1:
+        np.save(buffer, np.asarray(next(iter(data.values()))), allow_pickle=False)
+        return buffer.getvalue(), "npy"
+    np.savez(buffer, **{name: np.asarray(values) for name, values in data.items()})
+    return buffer.getvalue(), "npz"
+
+
+def _width(fig: go.Figure) -> int:
+    return int(fig.layout.width or IMAGE_WIDTH)
+
+
+def _height(fig: go.Figure) -> int:
+    return int(fig.layout.height or IMAGE_HEIGHT)

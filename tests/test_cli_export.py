@@ -1,0 +1,84 @@
+"""The batch exporter, run as a user runs it: `python -m posenc_export ...` in a subprocess."""
+
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from figures import export
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "posenc_export", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+
+
+def test_list_names_every_figure():
+    import figures  # noqa: F401
+    from figures.registry import FIGURES
+
+    listed = run_cli("list")
+    assert listed.returncode == 0, listed.stderr
+    for figure_id in FIGURES:
+        assert figure_id in listed.stdout
+
+
+@pytest.mark.skipif(export.find_browser() is None, reason="no Chrome/Chromium: `make test` installs it")
+def test_many_figures_in_every_format_with_a_preset_and_overrides(tmp_path):
+    done = run_cli(
+        "why-attention",
+        "why-attention",
+        "--preset",
+        "llama-3.1-8b",
+        "--set",
+        "d_model=64",
+        "--format",
+        *export.FORMATS,
+        "--out",
+        str(tmp_path),
+    )
+    assert done.returncode == 0, done.stderr
+    stem = "why-attention_llama-3.1-8b_d64"
+    png = (tmp_path / f"{stem}.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24])[0] == 2400
+    assert (tmp_path / f"{stem}.svg").read_bytes().lstrip().startswith(b"<svg")
+    assert (tmp_path / f"{stem}.pdf").read_bytes().startswith(b"%PDF-")
+    assert b"<html" in (tmp_path / f"{stem}.html").read_bytes()[:2000]
+    assert (tmp_path / f"{stem}.csv").read_text().startswith("array,index,value")
+    assert len(np.load(tmp_path / f"{stem}.npz").files) == 4
+    assert done.stdout.count("wrote") == 2 * len(export.FORMATS)
+
+
+def test_exported_data_equal_what_the_app_builds(tmp_path):
+    import figures  # noqa: F401
+    from figures import registry
+
+    assert run_cli("why-attention", "--set", "d_model=32", "--format", "npy", "--out", str(tmp_path)).returncode == 0
+    params, _ = registry.resolve_params("why-attention", {"d_model": 32})
+    expected = registry.build("why-attention", params).data
+    saved = np.load(tmp_path / "why-attention_custom_d32.npz")
+    for name, values in expected.items():
+        np.testing.assert_array_equal(saved[name], values)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["nope"], "unknown figure 'nope'"),
+        (["why-attention", "--preset", "gpt-17"], "gpt-17"),
+        (["why-attention", "--set", "d_model=abc"], "bad parameter: d_model='abc' is not a valid whole number"),
+        (["why-attention", "--set", "colour=red"], "unknown parameter 'colour'"),
+        (["why-attention", "--set", "d_model"], "NAME=VALUE"),
+        (["why-attention", "--format", "csv", "--out", "/proc/posenc"], "cannot create output folder"),
+    ],
+)
+def test_errors_are_one_clear_line(args, message):
+    done = run_cli(*args)
+    assert done.returncode == 2
+    assert message in done.stderr and "Traceback" not in done.stderr
