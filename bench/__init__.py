@@ -1,0 +1,1 @@
+"""Benchmarks: `make bench` writes bench/results.json and bench/results.md and updates the README table."""

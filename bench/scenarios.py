@@ -1,0 +1,28 @@
+"""The parameter sets every page is measured at: its defaults, and the largest the app accepts."""
+
+PAGES = (
+    "why_position",
+    "sinusoidal",
+    "learned",
+    "relative",
+    "alibi",
+    "rope",
+    "context_extension",
+    "mrope",
+    "compare",
+)
+
+SCENARIOS = {
+    "default": {},
+    "largest": {
+        "seq_len": "1048576",
+        "d_model": "8192",
+        "head_dim": "512",
+        "n_heads": "128",
+        "factor": "64",
+        "original_max_position_embeddings": "16384",
+        "target_context": "1048576",
+        "max_len": "8192",
+        "view": "overview",
+    },
+}

@@ -1,0 +1,37 @@
+"""What the browser tests look at: figures drawn, their fingerprints, Streamlit exceptions."""
+
+from __future__ import annotations
+
+CHART = "div[data-testid='stPlotlyChart']"
+ALL_DRAWN = """() => {
+  const charts = document.querySelectorAll("div[data-testid='stPlotlyChart']");
+  const running = document.querySelector("[data-testid='stStatusWidget']");
+  return charts.length > 0 && !running && [...charts].every(c => c.querySelector('.main-svg'));
+}"""
+FINGERPRINT = """() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => JSON.stringify({
+  title: gd.layout && gd.layout.title && gd.layout.title.text,
+  data: (gd.data || []).map(t => [t.type, t.name,
+      t.y ? Array.from(t.y).slice(0, 64) : null,
+      t.z ? Array.from(t.z[0] || []).slice(0, 64) : null]),
+}))"""
+
+
+def wait_until_drawn(page, timeout: float = 90_000) -> None:
+    page.wait_for_selector(f"{CHART} .main-svg", state="attached", timeout=timeout)
+    page.wait_for_timeout(300)
+    page.wait_for_function(ALL_DRAWN, timeout=timeout)
+
+
+def fingerprint(page) -> list[str]:
+    return page.evaluate(FINGERPRINT)
+
+
+def exceptions_on_page(page) -> list[str]:
+    return page.locator("[data-testid='stException']").all_inner_texts()
+
+
+def png_size(content: bytes) -> tuple[int, int]:
+    import struct
+
+    assert content[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG file"
+    return struct.unpack(">II", content[16:24])
