@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 
-.PHONY: run test lint format install install-dev chromium bench clean
+.PHONY: run test lint format install install-dev chromium bench screenshots clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -39,6 +39,12 @@ format: install-dev
 
 test: install-dev chromium lint
 	$(PY) -m pytest
+
+bench: install-dev chromium
+	$(PY) -m bench.run
+
+screenshots: install-dev chromium
+	POSENC_SCREENSHOTS=docs/screenshots $(PY) -m pytest tests/browser -k draws_its_figures --no-cov -q
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .coverage htmlcov

@@ -1,0 +1,127 @@
+"""`make bench`: measure every page (default and largest parameters), the full-tensor core functions against
+seed-style NumPy, and the first draw in headless Chromium; write bench/results.json, bench/results.md and the
+README's table.
+
+    python -m bench.run [--skip-browser] [--pages rope,alibi]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+from bench import core_bench
+from bench.scenarios import PAGES, SCENARIOS
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGETS = {"default_ms": 150, "largest_ms": 600, "bytes": 3_000_000, "memory_mb": 1536, "draw_s": 3.0}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--skip-browser", action="store_true")
+    parser.add_argument("--pages", default=",".join(PAGES))
+    args = parser.parse_args(argv)
+    pages = [page for page in args.pages.split(",") if page]
+    results = {"machine": _machine(), "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    results["pages"] = [_probe(page, scenario) for page in pages for scenario in SCENARIOS]
+    results["core"] = core_bench.run()
+    if not args.skip_browser:
+        from bench import browser_draw
+
+        results["first_draw"] = browser_draw.run(pages, SCENARIOS["largest"])
+    (ROOT / "bench" / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+    table = render_markdown(results)
+    (ROOT / "bench" / "results.md").write_text(table)
+    _update_readme(table)
+    print(table)
+    return 0
+
+
+def _probe(page: str, scenario: str) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.page_probe", page, scenario], cwd=ROOT, capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        return {"page": page, "scenario": scenario, "errors": [done.stderr.strip().splitlines()[-1]]}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _machine() -> dict:
+    return {
+        "cpu": platform.processor() or platform.machine(),
+        "cores": torch.get_num_threads(),
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
+    }
+
+
+def render_markdown(results: dict) -> str:
+    machine = results["machine"]
+    lines = [
+        f"Measured {results['when']} on {machine['cpu']}, {machine['cores']} threads, Python {machine['python']}, "
+        f"torch {machine['torch']}, {'GPU ' + machine['gpu'] if machine['gpu'] else 'no GPU'}.",
+        "",
+        "| page | scenario | rerun ms (median / min / max) | figure JSON | peak memory | first draw |",
+        "|---|---|---|---|---|---|",
+    ]
+    draws = {row["page"]: row["first_draw_s"] for row in results.get("first_draw", [])}
+    for row in results["pages"]:
+        if row.get("errors"):
+            lines.append(f"| {row['page']} | {row['scenario']} | error: {row['errors'][0][:80]} | | | |")
+            continue
+        target = TARGETS["default_ms" if row["scenario"] == "default" else "largest_ms"]
+        draw = f"{draws[row['page']]:.2f} s" if row["scenario"] == "largest" and row["page"] in draws else ""
+        lines.append(
+            f"| {row['page']} | {row['scenario']} | {row['rerun_ms_median']:.0f} / {row['rerun_ms_min']:.0f} / "
+            f"{row['rerun_ms_max']:.0f} {_mark(row['rerun_ms_median'] <= target)} | "
+            f"{row['figure_bytes'] / 1e6:.2f} MB {_mark(row['figure_bytes'] <= TARGETS['bytes'])} | "
+            f"{row['peak_memory_mb']:.0f} MB {_mark(row['peak_memory_mb'] <= TARGETS['memory_mb'])} | "
+            f"{draw} {_mark(draws[row['page']] <= TARGETS['draw_s']) if draw else ''} |"
+        )
+    core = results["core"]
+    lines += [
+        "",
+        f"Full-tensor core functions on {core['device']} vs seed-style NumPy (float64) on the same machine:",
+        "",
+        "| function | ours (s) | NumPy (s) | speed-up |" + (" vs GPU copy |" if core["device"] == "cuda" else ""),
+        "|---|---|---|---|" + ("---|" if core["device"] == "cuda" else ""),
+    ]
+    for row in core["functions"]:
+        extra = f" {row['vs_copy']}x |" if "vs_copy" in row else ""
+        lines.append(f"| {row['function']} | {row['ours_s']} | {row['numpy_s']} | {row['speedup']}x |{extra}")
+    targets = TARGETS
+    lines += [
+        "",
+        f"Targets: rerun <= {targets['default_ms']} ms at defaults and <= {targets['largest_ms']} ms at the largest "
+        f"parameters; <= 3 MB of figure JSON per page; <= 1.5 GB peak memory; first draw <= {targets['draw_s']} s. "
+        "Rerun = one AppTest run of app.py and the page with nothing changed (what the server does per rerun).",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _mark(ok: bool) -> str:
+    return "✅" if ok else "❌"
+
+
+def _update_readme(table: str) -> None:
+    readme = ROOT / "README.md"
+    text = readme.read_text()
+    start, end = "<!-- bench:start -->", "<!-- bench:end -->"
+    if start in text and end in text:
+        before, rest = text.split(start, 1)
+        after = rest.split(end, 1)[1]
+        readme.write_text(f"{before}{start}\n{table}\n{end}{after}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
