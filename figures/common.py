@@ -101,7 +101,7 @@ def band(fig: go.Figure, x, low, high, *, name: str, color: str = "rgba(31,119,1
             y=np.concatenate([high, low[::-1]]),
             fill="toself",
             fillcolor=color,
-            line={"width": 0},
+            mode="none",
             name=name,
             hoverinfo="skip",
         )

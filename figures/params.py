@@ -30,6 +30,7 @@ class ParamSpec:
     log: bool = False  # floats only: spans decades (base, factor)
     help: str = ""
     max_items: int = 16  # ints only
+    widget: str = "auto"  # ints: "slider" or "number" to override the choice by range size
     choice_labels: Mapping[str, str] = field(default_factory=dict)
 
     def coerce(self, raw: Any) -> tuple[Any, str | None]:

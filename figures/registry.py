@@ -42,6 +42,7 @@ FIGURES: dict[str, FigureSpec] = {}
 FILE_ABBREVIATIONS = {
     "seq_len": "L",
     "d_model": "d",
+    "embedding_dim": "d",
     "head_dim": "hd",
     "base": "b",
     "n_heads": "H",

@@ -15,6 +15,11 @@ from posenc_core import attention, sinusoidal
 
 register_param(ParamSpec("sentence_a", "text", "The cat sat on the mat", "Sentence A"))
 register_param(
+    ParamSpec(
+        "embedding_dim", "int", 16, "Embedding width", 2, 512, widget="number", help="Width of the toy embeddings."
+    )
+)
+register_param(
     ParamSpec("sentence_b", "text", "The mat sat on the cat", "Sentence B", help="The same words in another order.")
 )
 
@@ -30,13 +35,13 @@ def _tokens(name: str, text: str) -> list[str]:
     "why-attention",
     title="Self-attention with and without positional encoding",
     page="why_position",
-    params=("sentence_a", "sentence_b", "d_model"),
+    params=("sentence_a", "sentence_b", "embedding_dim"),
 )
 def attention_with_and_without_position(p: Mapping[str, Any]) -> FigureResult:
     tokens_a, tokens_b = _tokens("sentence_a", p["sentence_a"]), _tokens("sentence_b", p["sentence_b"])
     if sorted(t.lower() for t in tokens_a) != sorted(t.lower() for t in tokens_b):
         raise ValueError("sentence_b must hold the same words as sentence_a, in another order")
-    d_model, device = p["d_model"], p["device"]
+    d_model, device = p["embedding_dim"], p["device"]
     cases, gaps, data = {}, {}, {}
     for label, use_pe in (("no PE", False), ("sinusoidal PE", True)):
         results = []

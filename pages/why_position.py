@@ -5,6 +5,9 @@ import streamlit as st
 
 from figures.scheme_facts import SCHEME_FACTS
 from ui import controls, show
+from ui.router import ensure_app_router
+
+ensure_app_router()
 
 st.title("🧩 Why does attention need position?")
 st.markdown(
@@ -19,7 +22,7 @@ st.latex(
     r"\mathrm{Attn}(PX) = P\,\mathrm{Attn}(X)"
 )
 
-params = controls.controls(["sentence_a", "sentence_b", "d_model"], columns=3)
+params = controls.controls(["sentence_a", "sentence_b", "embedding_dim"], columns=3)
 show.figure("why-attention", params)
 
 st.markdown(

@@ -37,7 +37,7 @@ def test_many_figures_in_every_format_with_a_preset_and_overrides(tmp_path):
         "--preset",
         "llama-3.1-8b",
         "--set",
-        "d_model=64",
+        "embedding_dim=64",
         "--format",
         *export.FORMATS,
         "--out",
@@ -59,8 +59,10 @@ def test_exported_data_equal_what_the_app_builds(tmp_path):
     import figures  # noqa: F401
     from figures import registry
 
-    assert run_cli("why-attention", "--set", "d_model=32", "--format", "npy", "--out", str(tmp_path)).returncode == 0
-    params, _ = registry.resolve_params("why-attention", {"d_model": 32})
+    assert (
+        run_cli("why-attention", "--set", "embedding_dim=32", "--format", "npy", "--out", str(tmp_path)).returncode == 0
+    )
+    params, _ = registry.resolve_params("why-attention", {"embedding_dim": 32})
     expected = registry.build("why-attention", params).data
     saved = np.load(tmp_path / "why-attention_custom_d32.npz")
     for name, values in expected.items():
@@ -72,9 +74,12 @@ def test_exported_data_equal_what_the_app_builds(tmp_path):
     [
         (["nope"], "unknown figure 'nope'"),
         (["why-attention", "--preset", "gpt-17"], "gpt-17"),
-        (["why-attention", "--set", "d_model=abc"], "bad parameter: d_model='abc' is not a valid whole number"),
+        (
+            ["why-attention", "--set", "embedding_dim=abc"],
+            "bad parameter: embedding_dim='abc' is not a valid whole number",
+        ),
         (["why-attention", "--set", "colour=red"], "unknown parameter 'colour'"),
-        (["why-attention", "--set", "d_model"], "NAME=VALUE"),
+        (["why-attention", "--set", "embedding_dim"], "NAME=VALUE"),
         (["why-attention", "--format", "csv", "--out", "/proc/posenc"], "cannot create output folder"),
     ],
 )

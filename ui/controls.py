@@ -51,6 +51,9 @@ def controls(names: Sequence[str], *, columns: int | None = None) -> dict[str, A
 
 def _initialise(spec: ParamSpec) -> None:
     if spec.name in st.session_state:
+        # Re-assigning keeps the value when the user switches pages: Streamlit otherwise drops the state of a
+        # widget that the previous page drew and this page draws again.
+        st.session_state[spec.name] = st.session_state[spec.name]
         return
     if spec.name in st.query_params:
         value, message = spec.coerce(_url_value(spec))
@@ -84,6 +87,7 @@ def _render(spec: ParamSpec, label: str, widget: str) -> Any:
     if spec.kind == "text":
         return st.text_input(label, key=key, help=spec.help or None)
     if spec.kind == "int":
+        widget = spec.widget if widget == "auto" else widget
         small = spec.maximum - spec.minimum <= LARGE_INT_RANGE
         if widget == "slider" or (widget == "auto" and small and not spec.even):
             return st.slider(label, int(spec.minimum), int(spec.maximum), key=key, help=spec.help or None)

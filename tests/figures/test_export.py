@@ -22,7 +22,7 @@ def png_size(content: bytes) -> tuple[int, int]:
 @pytest.fixture(scope="module")
 def result():
     export.start_browser_server()
-    params, _ = registry.resolve_params("why-attention", {"d_model": 32})
+    params, _ = registry.resolve_params("why-attention", {"embedding_dim": 32})
     yield registry.build("why-attention", params)
     export.stop_browser_server()
 

@@ -22,8 +22,8 @@ def test_every_registered_figure_uses_registered_parameters():
 
 
 def test_resolve_params_coerces_and_reports():
-    params, messages = registry.resolve_params("why-attention", {"d_model": "abc"})
-    assert params["d_model"] == 128 and "d_model" in messages[0]
+    params, messages = registry.resolve_params("why-attention", {"embedding_dim": "abc"})
+    assert params["embedding_dim"] == 16 and "embedding_dim" in messages[0]
 
 
 def test_unknown_figure_lists_the_known_ones():
@@ -32,7 +32,7 @@ def test_unknown_figure_lists_the_known_ones():
 
 
 def test_file_stem_states_figure_preset_and_parameters():
-    stem = registry.file_stem("why-attention", {"d_model": 256, "sentence_a": "a b"}, "llama-3.1-8b")
+    stem = registry.file_stem("why-attention", {"embedding_dim": 256, "sentence_a": "a b"}, "llama-3.1-8b")
     assert stem == "why-attention_llama-3.1-8b_d256"
 
 

@@ -18,7 +18,7 @@ def test_four_heatmaps_of_attention_weights_whose_rows_sum_to_one():
         z = np.asarray(trace.z)
         assert z.shape == (6, 6)
         np.testing.assert_allclose(z.sum(axis=1), 1.0, rtol=1e-5)
-    assert "d_model=128" in result.figure.layout.title.text
+    assert "d_model=16" in result.figure.layout.title.text
 
 
 def test_notes_report_zero_gap_without_pe_and_a_gap_with_it():

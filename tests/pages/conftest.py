@@ -40,13 +40,9 @@ def open_page(page: str, query: dict[str, str] | None = None) -> AppTest:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
     for name, value in (query or {}).items():
         at.query_params[name] = str(value)
-    at.run()
     if page != "why_position":
         at.switch_page(f"pages/{page}.py")
-        for name, value in (query or {}).items():
-            at.query_params[name] = str(value)
-        at.run()
-    return at
+    return at.run()
 
 
 def chart_specs(at: AppTest) -> list[dict]:

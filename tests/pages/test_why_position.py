@@ -31,11 +31,11 @@ def test_a_sentence_that_is_not_a_reordering_shows_a_message_not_a_traceback():
 
 
 def test_url_restores_the_view_and_bad_values_are_replaced_with_a_message():
-    at = open_page("why_position", {"d_model": "64", "sentence_a": "a b c", "sentence_b": "c b a"})
+    at = open_page("why_position", {"embedding_dim": "64", "sentence_a": "a b c", "sentence_b": "c b a"})
     assert_healthy(at)
-    assert at.number_input(key="d_model").value == 64
+    assert at.number_input(key="embedding_dim").value == 64
     assert "d_model=64" in chart_specs(at)[0]["layout"]["title"]["text"]
-    bad = open_page("why_position", {"d_model": "lots"})
+    bad = open_page("why_position", {"embedding_dim": "lots"})
     assert not bad.exception
-    assert any("d_model='lots'" in warning.value for warning in bad.warning)
-    assert bad.number_input(key="d_model").value == 128
+    assert any("embedding_dim='lots'" in warning.value for warning in bad.warning)
+    assert bad.number_input(key="embedding_dim").value == 16

@@ -14,32 +14,32 @@ CONFIGS = Path(__file__).resolve().parents[1] / "fixtures" / "configs"
 
 
 def test_picking_a_preset_sets_the_page_parameters_and_the_url():
-    at = open_page("why_position")
+    at = open_page("sinusoidal")
     at.selectbox(key="preset").set_value("llama-3.1-8b").run()
     assert_healthy(at)
     assert at.number_input(key="d_model").value == 4096
     assert at.query_params["preset"] == "llama-3.1-8b" and at.query_params["d_model"] == "4096"
-    t5 = open_page("why_position", {"preset": "t5-base"})
+    t5 = open_page("sinusoidal", {"preset": "t5-base"})
     assert t5.number_input(key="d_model").value == 768
     assert any("Source:" in caption.value for caption in t5.sidebar.caption)
 
 
 def test_a_url_value_wins_over_the_preset():
-    at = open_page("why_position", {"preset": "llama-3.1-8b", "d_model": "256"})
+    at = open_page("sinusoidal", {"preset": "llama-3.1-8b", "d_model": "256"})
     assert_healthy(at)
     assert at.selectbox(key="preset").value == "llama-3.1-8b"
     assert at.number_input(key="d_model").value == 256
 
 
 def test_an_unknown_preset_in_the_url_falls_back_to_custom_with_a_message():
-    at = open_page("why_position", {"preset": "gpt-17"})
+    at = open_page("sinusoidal", {"preset": "gpt-17"})
     assert not at.exception
     assert at.selectbox(key="preset").value == "custom"
     assert any("gpt-17" in warning.value for warning in at.sidebar.warning)
 
 
 def test_an_uploaded_real_config_sets_the_parameters_it_holds():
-    at = open_page("why_position", {"preset": "config"})
+    at = open_page("sinusoidal", {"preset": "config"})
     assert any("Upload or paste" in info.value for info in at.sidebar.info)
     content = (CONFIGS / "gemma-2-9b-it.json").read_bytes()
     at.file_uploader(key="config_file").upload("config.json", content, "application/json").run()
@@ -49,11 +49,11 @@ def test_an_uploaded_real_config_sets_the_parameters_it_holds():
 
 
 def test_a_pasted_config_is_read_and_a_malformed_one_is_a_message():
-    at = open_page("why_position", {"preset": "config"})
+    at = open_page("sinusoidal", {"preset": "config"})
     at.text_area(key="config_text").set_value((CONFIGS / "llama-3.1-8b.json").read_text()).run()
     assert_healthy(at)
     assert at.number_input(key="d_model").value == 4096
-    bad = open_page("why_position", {"preset": "config"})
+    bad = open_page("sinusoidal", {"preset": "config"})
     bad.text_area(key="config_text").set_value("{not json").run()
     assert not bad.exception
     assert "config_reading" not in bad.session_state
@@ -61,10 +61,10 @@ def test_a_pasted_config_is_read_and_a_malformed_one_is_a_message():
 
 
 def test_device_shows_what_is_in_use_and_an_unavailable_one_is_a_message():
-    at = open_page("why_position")
+    at = open_page("sinusoidal")
     assert any("In use: **cpu**" in c.value or "In use: **cuda**" in c.value for c in at.sidebar.caption)
     if not torch.cuda.is_available():
-        cuda = open_page("why_position", {"device": "cuda"})
+        cuda = open_page("sinusoidal", {"device": "cuda"})
         assert not cuda.exception
         assert any("not available" in error.value for error in cuda.sidebar.error)
         assert cuda.session_state["device_in_use"] == "cpu"
@@ -72,6 +72,6 @@ def test_device_shows_what_is_in_use_and_an_unavailable_one_is_a_message():
 
 
 def test_figure_style_is_applied_to_the_figures():
-    at = open_page("why_position", {"theme": "slides-dark"})
+    at = open_page("sinusoidal", {"theme": "slides-dark"})
     assert_healthy(at)
     assert chart_specs(at)[0]["layout"]["paper_bgcolor"] == "#111418"
