@@ -1,3 +1,87 @@
+"""Learned absolute position embeddings: a table with one trained row per position, and nothing past its end."""
+
+import pandas as pd
 import streamlit as st
 
-st.title("(page under construction)")
+from figures import learned
+from figures.learned_compare import comparison_rows
+from figures.params import defaults
+from figures.registry import get_spec
+from ui import controls, show
+from ui.router import ensure_app_router
+
+ensure_app_router()
+
+st.title("📚 Learned position embeddings")
+st.markdown(
+    "BERT and GPT-2 do not compute a position code: they learn one. A table T with one row per position (512 "
+    "rows for BERT, 1024 for GPT-2) starts as small random numbers and is trained with the rest of the model; "
+    "the row T[p] is added to the token embedding at position p. Nothing ties T[p] to T[p+1] except what "
+    "training put there, and there is no row for a position the table does not have. Below: a seeded random "
+    "(untrained) table, a real trained table, or one you upload."
+)
+st.latex(r"x_p = e_{\mathrm{token}(p)} + T[p],\qquad T \in \mathbb{R}^{L_{\max} \times d},\qquad 0 \le p < L_{\max}")
+
+params = defaults(learned.TABLE_PARAMS)
+params["table_source"] = source = controls.control("table_source")
+ready = True
+if source == "random":
+    params |= controls.controls(["max_len", "d_model", "std", "seed"], columns=4)
+elif source == "upload":
+    upload = st.file_uploader(
+        "Position table: one 2-D array (positions x channels), or a checkpoint holding one "
+        "(e.g. wpe.weight, embeddings.position_embeddings.weight)",
+        type=["npy", "npz", "safetensors", "pt", "pth", "bin"],
+        key="table_file",
+    )
+    if upload is None:
+        ready = False
+        st.info("Upload a table to see it. A link to this page cannot carry a file: it opens without the table.")
+    else:
+        try:
+            read = learned.add_upload(upload.getvalue(), upload.name)
+        except ValueError as error:
+            ready = False
+            st.error(f"{upload.name}: {error}", icon="🚫")
+        else:
+            params["upload_sha256"] = read.sha256
+            st.caption(
+                f"Read **{upload.name}**: {read.shape[0]:,} positions x {read.shape[1]:,} channels. Pickled Python "
+                "objects are never loaded. A shared link keeps every setting but not the file: whoever opens it "
+                "must upload the file again."
+            )
+params |= controls.controls(["seq_len", "view", "start", "similarity"], columns=4)
+
+
+def draw(figure_id: str):
+    """Show a figure with the page's values of its parameters."""
+    return show.figure(figure_id, {name: params[name] for name in get_spec(figure_id).params})
+
+
+if ready:
+    st.subheader("The table")
+    draw("learned-heatmap")
+
+    st.subheader("Which positions look alike")
+    draw("learned-similarity")
+    draw("learned-relative")
+
+    st.subheader("Learned vs sinusoidal vs no position encoding")
+    compared = draw("learned-compare")
+    if compared is not None:
+        st.dataframe(pd.DataFrame(comparison_rows(compared)), hide_index=True, width="stretch")
+
+    st.subheader("Past the table's end")
+    draw("learned-beyond")
+
+st.markdown(
+    "**What to notice**\n"
+    "- An untrained table is noise: each row is similar only to itself, and the similarity against the offset k "
+    "drops to about 0 at k = 1 with a wide spread over p. The sinusoidal code has the same similarity at "
+    "every p (its band is invisible).\n"
+    "- The trained all-MiniLM-L6-v2 table has learned smoothness: nearby rows are similar, and the similarity "
+    "falls off with the offset, a relative structure that nobody wrote down.\n"
+    "- Without position encoding every distance is 0: every position looks the same to attention.\n"
+    "- A table has exactly max_len rows. Set seq_len above it and the rest of the context has no encoding at "
+    "all: the model cannot run there without a longer (and trained) table."
+)

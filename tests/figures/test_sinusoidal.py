@@ -1,0 +1,182 @@
+"""The Sinusoidal page's figures: drawn values equal the core's, display resolution at real-model scale."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+import figures  # noqa: F401  (registers every figure)
+from figures import registry
+from figures.sinusoidal_similarity import LINEAR_MAP_MAX_D
+from posenc_core import metrics, sinusoidal
+
+LARGEST = {"seq_len": 1_048_576, "d_model": 8192}
+FIGURE_IDS = [figure_id for figure_id, spec in registry.FIGURES.items() if spec.page == "sinusoidal"]
+
+
+def _build(figure_id, **overrides):
+    params, messages = registry.resolve_params(figure_id, overrides)
+    assert not messages, messages
+    return registry.build(figure_id, params)
+
+
+def _trace(result, name_start):
+    return next(trace for trace in result.figure.data if (trace.name or "").startswith(name_start))
+
+
+def test_the_page_has_its_seven_figures():
+    assert sorted(FIGURE_IDS) == sorted(
+        [
+            "sinusoidal-heatmap",
+            "sinusoidal-waves",
+            "sinusoidal-wavelengths",
+            "sinusoidal-similarity",
+            "sinusoidal-relative",
+            "sinusoidal-linear-map",
+            "sinusoidal-add-vs-concat",
+        ]
+    )
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "half", "t2t"])
+def test_heatmap_draws_the_core_encoding_at_the_true_positions_and_channels(layout):
+    result = _build("sinusoidal-heatmap", seq_len=300, d_model=64, base=500.0, layout=layout)
+    (trace,) = result.figure.data
+    assert trace.type == "heatmap" and np.asarray(trace.z).shape == (300, 64)
+    expected = sinusoidal.encoding(300, 64, base=500.0, layout=layout)
+    np.testing.assert_allclose(np.asarray(trace.z), expected.numpy(), atol=1e-6)
+    np.testing.assert_array_equal(np.asarray(trace.y), np.arange(300))
+    title = result.figure.layout.title.text
+    assert f"layout={layout}" in title and "d_model=64" in title and "base=500" in title and "L=300" in title
+    assert result.notes == ("overview, all 300 positions",)
+
+
+def test_heatmap_at_a_million_positions_and_d_8192_keeps_both_channels_of_sampled_pairs():
+    result = _build("sinusoidal-heatmap", **LARGEST)
+    (trace,) = result.figure.data
+    z, x, y = np.asarray(trace.z), np.asarray(trace.x), np.asarray(trace.y)
+    assert z.shape == (len(y), len(x)) and len(y) <= 384 and len(x) <= 512
+    assert y[0] == 0 and y[-1] == LARGEST["seq_len"] - 1
+    assert np.all(x[1::2] == x[::2] + 1)  # interleaved: sin 2i and cos 2i+1 together
+    rows = [0, 100, len(y) - 1]
+    expected = sinusoidal.encoding(None, 8192, positions=torch.as_tensor(y[rows]), channels=torch.as_tensor(x))
+    np.testing.assert_allclose(z[rows], expected.numpy(), atol=1e-6)
+    assert any("sampled" in note and "1,048,576" in note for note in result.notes)
+    assert any("channels: 512 of 8,192" in note for note in result.notes)
+    assert len(result.figure.to_json()) < 1_600_000
+
+
+def test_window_shows_every_position_from_start_and_start_past_the_end_names_start():
+    result = _build("sinusoidal-heatmap", seq_len=5000, view="window", start=4000)
+    np.testing.assert_array_equal(np.asarray(result.figure.data[0].y), np.arange(4000, 4384))
+    assert result.notes[0] == "window: every position from 4,000 to 4,383"
+    with pytest.raises(ValueError, match="start"):
+        _build("sinusoidal-heatmap", seq_len=5000, view="window", start=5000)
+
+
+def test_waves_are_the_core_channels_and_dims_outside_d_model_are_reported():
+    result = _build("sinusoidal-waves", seq_len=200, d_model=32, dims="0,5,31,40")
+    assert [trace.name.split(" (")[0] for trace in result.figure.data] == ["channel 0", "channel 5", "channel 31"]
+    expected = sinusoidal.encoding(200, 32)
+    for trace, j in zip(result.figure.data, (0, 5, 31), strict=True):
+        np.testing.assert_allclose(np.asarray(trace.y), expected[:, j].numpy(), atol=1e-6)
+    assert any("dims 40" in note for note in result.notes)
+    with pytest.raises(ValueError, match="dims"):
+        _build("sinusoidal-waves", d_model=32, dims="40,50")
+
+
+def test_fast_waves_over_long_ranges_are_envelopes_that_hold_every_true_value():
+    result = _build("sinusoidal-waves", seq_len=1_048_576, d_model=8192, dims="0,8190")
+    high, low = result.figure.data[0], result.figure.data[1]  # channel 0 (λ = 2π) aliases: min/max band
+    assert low.fill == "tonexty" and len(high.x) <= 1024
+    assert any("alias" in note and note.startswith("channels 0:") for note in result.notes)
+    first, last, lo, hi = np.asarray(high.customdata)[37]
+    values = sinusoidal.encoding(None, 8192, positions=torch.arange(int(first), int(last) + 1), channels=[0])
+    assert np.isclose(values.min().item(), lo, atol=1e-6) and np.isclose(values.max().item(), hi, atol=1e-6)
+    slow = _trace(result, "channel 8190")  # λ ≈ 2π·10000: plain exact samples
+    positions = torch.as_tensor(np.asarray(slow.x)).long()
+    assert len(slow.x) <= 2048 and slow.fill is None
+    expected = sinusoidal.encoding(None, 8192, positions=positions, channels=[8190])[:, 0]
+    np.testing.assert_allclose(np.asarray(slow.y), expected.numpy(), atol=1e-6)
+
+
+@pytest.mark.parametrize(("d_model", "layout"), [(128, "interleaved"), (9, "t2t"), (10, "half")])
+def test_wavelengths_are_the_core_wavelengths_by_pair_on_a_log_axis(d_model, layout):
+    result = _build("sinusoidal-wavelengths", d_model=d_model, layout=layout, seq_len=500)
+    (trace,) = result.figure.data
+    expected = sinusoidal.wavelengths(d_model, layout=layout, dtype=torch.float64).numpy()
+    finite = np.isfinite(expected)
+    np.testing.assert_allclose(np.asarray(trace.y), expected[finite], rtol=1e-6)
+    np.testing.assert_array_equal(np.asarray(trace.customdata), sinusoidal.channel_pair_index(d_model, layout)[finite])
+    assert result.figure.layout.yaxis.type == "log"
+    assert any(shape.y0 == 500 for shape in result.figure.layout.shapes)  # the L line
+    assert ("λ = ∞" in " ".join(result.notes)) == (not finite.all())
+
+
+def test_similarity_matrix_is_the_dot_product_of_core_rows_at_sampled_positions():
+    result = _build("sinusoidal-similarity", seq_len=100_000, d_model=64)
+    (trace,) = result.figure.data
+    positions = torch.as_tensor(np.asarray(trace.x)).long()
+    assert len(positions) == 256 and "sampled" in result.notes[0]
+    pe = sinusoidal.encoding(None, 64, positions=positions)
+    np.testing.assert_allclose(np.asarray(trace.z), (pe @ pe.T).numpy(), atol=1e-4)
+    np.testing.assert_allclose(np.diag(np.asarray(trace.z)), 32.0, atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("d_model", "layout", "spread"), [(128, "interleaved", False), (9, "half", True), (9, "t2t", False)]
+)
+def test_relative_similarity_overlays_closed_form_and_measured_spread(d_model, layout, spread):
+    result = _build("sinusoidal-relative", seq_len=600, d_model=d_model, layout=layout, base=100.0)
+    data = result.data
+    np.testing.assert_array_equal(data["offset"], np.arange(300))
+    closed = sinusoidal.relative_similarity(torch.arange(300), d_model, base=100.0, layout=layout)
+    np.testing.assert_allclose(data["closed_form"], closed.numpy(), atol=1e-5)
+    table = sinusoidal.encoding(600, d_model, base=100.0, layout=layout)
+    _, mean, std = metrics.offset_similarity(table, torch.arange(300))
+    np.testing.assert_allclose(data["mean"], mean.numpy(), atol=1e-5)
+    np.testing.assert_allclose(data["std"], std.numpy(), atol=1e-5)
+    assert (data["std"].max() > 0.01) == spread  # odd d: the unpaired sin channel depends on p
+    assert ("unpaired" in result.notes[1]) == spread
+    if not spread:
+        np.testing.assert_allclose(data["mean"], data["closed_form"], atol=1e-4)
+    assert result.figure.data[0].fill == "toself"  # the band is drawn under the curves
+
+
+def test_linear_map_moves_pe_by_k_up_to_rounding_and_says_when_it_uses_a_smaller_d():
+    result = _build("sinusoidal-linear-map", d_model=64, offset=37)
+    assert result.data["max_error"].max() < 1e-9
+    assert np.asarray(result.figure.data[0].z).shape == (16, 16)  # the channels of pairs 0..7
+    assert "k=37" in result.figure.layout.title.text
+    odd = _build("sinusoidal-linear-map", d_model=63, offset=37)
+    assert odd.data["max_error"].max() > 1e-3 and any("no cos partner" in note for note in odd.notes)
+    large = _build("sinusoidal-linear-map", **LARGEST)
+    assert f"d_model={LINEAR_MAP_MAX_D} (of 8192)" in large.figure.layout.title.text
+    assert any("512 MB" in note for note in large.notes)
+    assert large.data["max_error"].max() < 1e-9
+
+
+def test_adding_vs_concatenating_norms_and_cosines():
+    scale = 0.5
+    result = _build("sinusoidal-add-vs-concat", d_model=128, token_scale=scale, seq_len=400)
+    data = result.data
+    token_norm = scale * math.sqrt(64)
+    np.testing.assert_allclose(data["norm_token"], token_norm, rtol=1e-6)
+    np.testing.assert_allclose(data["cos_concatenated"], scale / math.sqrt(1 + scale**2), rtol=1e-6)
+    np.testing.assert_allclose(data["norm_concatenated"], math.sqrt(token_norm**2 + 64), rtol=1e-6)
+    assert data["cos_added"].std() > 1e-3  # adding: the direction depends on the position
+    assert "0.5·‖PE‖" in result.figure.layout.title.text
+
+
+def test_every_figure_at_the_largest_parameters_fits_the_page_budget():
+    sizes = {figure_id: len(_build(figure_id, **LARGEST).figure.to_json()) for figure_id in FIGURE_IDS}
+    assert sum(sizes.values()) < 3_000_000, sizes
+
+
+def test_a_bad_layout_names_the_argument():
+    params, _ = registry.resolve_params("sinusoidal-heatmap", {})
+    with pytest.raises(ValueError, match="layout"):
+        registry.build("sinusoidal-heatmap", {**params, "layout": "diagonal"})
+    with pytest.raises(ValueError, match="d_model"):
+        _build("sinusoidal-heatmap", d_model=2, layout="t2t")
