@@ -24,5 +24,6 @@ SCENARIOS = {
         "target_context": "1048576",
         "max_len": "8192",
         "view": "overview",
+        "mrope_section": "64,96,96",
     },
 }

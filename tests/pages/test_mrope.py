@@ -1,0 +1,138 @@
+import base64
+
+import numpy as np
+import pytest
+
+from tests.pages.conftest import assert_healthy, chart_specs, open_page, payload_bytes
+
+PAGE = "mrope"
+SPEC = "text:3,image:1x4x6,text:2"
+FULL = {
+    "segments": "text:2,image:1x4x4,text:1,video:3x2x2",
+    "spatial_merge_size": "2",
+    "mrope_section": "8,12,12",
+    "head_dim": "64",
+    "base": "500000",
+    "vision_index": "2",
+    "mrope_layout": "qwen2_vl",
+}
+
+
+def _values(array) -> np.ndarray:
+    """A figure-JSON array: a list, or Plotly's typed array {"dtype": "f4", "bdata": base64}."""
+    if isinstance(array, dict):
+        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"])
+    return np.asarray(array)
+
+
+def _rows(at) -> list[np.ndarray]:
+    """The T, H, W rows drawn in the position-id figure."""
+    data = chart_specs(at)[0]["data"]
+    return [_values(trace["y"]) for trace in data if trace["name"].split(" ")[0] in ("T", "H", "W")]
+
+
+def test_page_runs_and_shows_the_spec_test_vector():
+    at = open_page(PAGE, {"segments": SPEC})
+    assert_healthy(at)
+    specs = chart_specs(at)
+    assert len(specs) == 3
+    t, h, w = _rows(at)
+    np.testing.assert_array_equal(t, [0, 1, 2, 3, 3, 3, 3, 3, 3, 6, 7])
+    np.testing.assert_array_equal(h, [0, 1, 2, 3, 3, 3, 4, 4, 4, 6, 7])
+    np.testing.assert_array_equal(w, [0, 1, 2, 3, 4, 5, 3, 4, 5, 6, 7])
+    assert "rope delta = max id + 1 − N = -3" in specs[0]["layout"]["title"]["text"]
+    assert any("largest difference 0" in caption.value for caption in at.caption)
+
+
+def test_url_restores_every_parameter():
+    at = open_page(PAGE, FULL)
+    assert_healthy(at)
+    assert at.text_input(key="segments").value == FULL["segments"]
+    assert at.slider(key="spatial_merge_size").value == 2
+    assert at.text_input(key="mrope_section").value == "8,12,12"
+    assert at.number_input(key="head_dim").value == 64
+    assert at.number_input(key="base").value == 500000
+    assert at.number_input(key="vision_index").value == 2
+    assert at.selectbox(key="mrope_layout").value == "qwen2_vl"
+    ids, channels, grid = chart_specs(at)
+    assert "of 10 tokens" in ids["layout"]["title"]["text"]
+    assert "mrope_section=8,12,12 (Qwen2-VL blocks), head_dim=64, base=500000" in channels["layout"]["title"]["text"]
+    assert grid["layout"]["title"]["text"].startswith("video 2 of 2")
+
+
+@pytest.mark.parametrize(
+    ("widget", "key", "value", "figure", "changed"),
+    [
+        ("text_input", "segments", "text:4,image:1x2x2", 0, "of 5 tokens"),
+        ("slider", "spatial_merge_size", 1, 0, "spatial_merge_size=1"),
+        ("text_input", "mrope_section", "16,8,8", 1, "mrope_section=16,8,8"),
+        ("number_input", "head_dim", 128, 1, None),
+        ("number_input", "base", 10000.0, 1, "base=10000"),
+        ("number_input", "vision_index", 1, 2, "image 1 of 2"),
+        ("selectbox", "mrope_layout", "interleaved", 1, "Qwen3-VL interleaved"),
+    ],
+)
+def test_each_control_changes_its_figure(widget, key, value, figure, changed):
+    at = open_page(PAGE, FULL)
+    before = chart_specs(at)[figure]
+    if key == "head_dim":  # the sections must still add up to head_dim / 2
+        at.text_input(key="mrope_section").set_value("16,24,24")
+    if key == "mrope_layout":  # THWTHW… needs 3·count − 1 <= d/2 for H and W
+        at.text_input(key="mrope_section").set_value("12,10,10")
+    getattr(at, widget)(key=key).set_value(value).run()
+    assert_healthy(at)
+    after = chart_specs(at)[figure]
+    assert after != before
+    assert changed is None or changed in after["layout"]["title"]["text"]
+
+
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [
+        ({"segments": "text:3,image:1x4x5"}, "segments item 2 ('image:1x4x5'): w=5 must be divisible"),
+        ({"segments": "text:3,sound:2"}, "the kind must be text, image or video"),
+        ({"mrope_section": "16,24,20"}, "mrope_section must add up to head_dim/2 = 64"),
+        ({"head_dim": "64"}, "mrope_section must add up to head_dim/2 = 32"),
+        ({"mrope_layout": "interleaved"}, "mrope_section [16, 24, 24] cannot be interleaved"),
+    ],
+)
+def test_bad_url_values_give_a_message_not_an_exception(query, words):
+    at = open_page(PAGE, query)
+    assert not at.exception
+    assert any(words in error.value for error in at.error), [error.value for error in at.error]
+
+
+def test_malformed_numbers_in_the_url_are_replaced_with_a_warning():
+    at = open_page(PAGE, {"spatial_merge_size": "two", "mrope_section": "a,b", "vision_index": "99"})
+    assert not at.exception
+    warnings = " ".join(warning.value for warning in at.warning)
+    assert "spatial_merge_size='two'" in warnings and "mrope_section='a,b'" in warnings and "vision_index" in warnings
+    assert at.slider(key="spatial_merge_size").value == 2 and at.text_input(key="mrope_section").value == "16,24,24"
+
+
+def test_the_qwen2_vl_preset_sets_mrope_section_head_dim_and_base():
+    at = open_page(PAGE, {"mrope_section": "8,12,12", "head_dim": "64"})
+    at.selectbox(key="preset").set_value("qwen2-vl-7b").run()
+    assert_healthy(at)
+    assert at.text_input(key="mrope_section").value == "16,24,24"
+    assert at.number_input(key="head_dim").value == 128 and at.number_input(key="base").value == 1_000_000
+    assert (
+        "mrope_section=16,24,24 (Qwen2-VL blocks), head_dim=128, base=1e+06"
+        in chart_specs(at)[1]["layout"]["title"]["text"]
+    )
+    linked = open_page(PAGE, {"preset": "qwen2-vl-7b"})
+    assert linked.text_input(key="mrope_section").value == "16,24,24"
+
+
+def test_largest_parameters_stay_under_the_page_budget():
+    at = open_page(
+        PAGE,
+        {
+            "segments": "text:64,image:1x120x120,video:4x16x16,text:64",
+            "mrope_section": "64,96,96",
+            "head_dim": "512",
+        },
+    )
+    assert_healthy(at)
+    assert payload_bytes(at) < 3_000_000
+    assert "of 3,984 tokens" in chart_specs(at)[0]["layout"]["title"]["text"]
