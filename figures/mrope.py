@@ -34,14 +34,6 @@ GRID_FRAMES = 4  # frames of a video drawn side by side in the grid figure
 GRID_LABELS = 144  # cells up to which the grid prints each token's ids
 
 
-class SectionSpec(ParamSpec):
-    """A list of whole numbers whose items may repeat ((16, 24, 24)): the generic ints kind drops repeats."""
-
-    def _nearest(self, value: Any) -> Any:
-        items = tuple(self._clamp(int(v)) for v in value)[: self.max_items]
-        return items or tuple(self.default)
-
-
 register_param(
     ParamSpec(
         "segments",
@@ -58,7 +50,7 @@ register_param(
     )
 )
 register_param(
-    SectionSpec(
+    ParamSpec(
         "mrope_section",
         "ints",
         (16, 24, 24),
@@ -66,6 +58,7 @@ register_param(
         1,
         256,
         max_items=8,
+        unique=False,
         help="Frequency pairs per axis, in order T, H, W; they must add up to head_dim/2 (Qwen2-VL: 16,24,24).",
     )
 )

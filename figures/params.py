@@ -30,6 +30,7 @@ class ParamSpec:
     log: bool = False  # floats only: spans decades (base, factor)
     help: str = ""
     max_items: int = 16  # ints only
+    unique: bool = True  # ints only: drop repeated items (dims, heads); False keeps them (mrope_section)
     widget: str = "auto"  # ints: "slider" or "number" to override the choice by range size
     choice_labels: Mapping[str, str] = field(default_factory=dict)
 
@@ -73,7 +74,8 @@ class ParamSpec:
         if self.kind == "choice":
             return value if value in self.choices else self.default
         if self.kind == "ints":
-            items = list(dict.fromkeys(self._clamp(int(v)) for v in value))[: self.max_items]
+            clamped = [self._clamp(int(v)) for v in value]
+            items = (list(dict.fromkeys(clamped)) if self.unique else clamped)[: self.max_items]
             return tuple(items) if items else tuple(self.default)
         if self.kind in ("int", "float"):
             return self._clamp(value)

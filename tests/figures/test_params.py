@@ -66,3 +66,9 @@ def test_registry_refuses_a_conflicting_redefinition_and_reports_unknown_names()
     values, messages = coerce_all({"seq_len": "2048", "nonsense": "1"})
     assert values == {"seq_len": 2048} and messages == ["unknown parameter 'nonsense'"]
     assert defaults(["seq_len", "base"]) == {"seq_len": 1024, "base": 10000.0}
+
+
+def test_int_lists_keep_repeats_when_asked():
+    sections = ParamSpec("sections_test", "ints", (16, 24, 24), "sections", 1, 256, unique=False)
+    assert sections.coerce("16,24,24") == ((16, 24, 24), None)
+    assert PARAMS["mrope_section"].coerce("16,24,24") == ((16, 24, 24), None)
