@@ -1,3 +1,86 @@
+"""Context extension: how RoPE scaling variants stretch a model past its training length, and how large a
+base a context needs."""
+
 import streamlit as st
 
-st.title("(page under construction)")
+from figures.registry import get_spec
+from ui import controls, show
+
+st.title("🔭 Context extension: RoPE past its training length")
+st.markdown(
+    "A RoPE model trained on L tokens has seen each pair i turn through the angles m·θᵢ for m < L only. Past L, "
+    "the slow pairs (wavelength above L, never one full turn in training) reach angles the model has never seen. "
+    "Context-extension methods change the inverse frequencies θᵢ so that s·L tokens fit: *linear* (position "
+    "interpolation) divides every θᵢ by the factor s; *NTK-aware* raises the base instead, so fast pairs barely "
+    "move; *dynamic NTK* does that only once the sequence outgrows L; *YaRN* and *Llama 3.1* keep the fast pairs, "
+    "divide the slow ones by s and blend in between; *LongRoPE* divides each pair by its own searched factor. "
+    "YaRN and LongRoPE also scale cos and sin, which sharpens attention. Every number below comes from "
+    "`posenc_core.rope_scaling` (HF transformers' formulas)."
+)
+st.latex(
+    r"\theta'_i = \theta_i\left((1-r_i) + \frac{r_i}{s}\right),\quad \theta_i = \mathrm{base}^{-2i/d},\quad "
+    r"\lambda_i = \frac{2\pi}{\theta_i},\qquad \text{angle} = m\,\theta'_i"
+)
+st.latex(
+    r"r_i^{\mathrm{YaRN}} = \mathrm{clamp}\!\left(\frac{i-\mathrm{low}}{\mathrm{high}-\mathrm{low}},0,1\right),"
+    r"\quad \frac{L}{\lambda_{\mathrm{low}}} = \beta_{\mathrm{fast}},\ \frac{L}{\lambda_{\mathrm{high}}} = "
+    r"\beta_{\mathrm{slow}},\qquad \text{logits} \times \text{attention\_factor}^2"
+)
+
+params = controls.controls(
+    ["head_dim", "base", "partial_rotary_factor", "rope_type", "factor", "original_max_position_embeddings", "seq_len"],
+    columns=4,
+)
+with st.expander("YaRN and Llama 3.1 settings (HF rope_scaling keys)", expanded=False):
+    params |= controls.controls(
+        ["beta_fast", "beta_slow", "truncate", "mscale", "mscale_all_dim", "low_freq_factor", "high_freq_factor"],
+        columns=4,
+    )
+st.caption(
+    "s·L is the context the factor aims at; seq_len is the current sequence length, which picks dynamic NTK's "
+    "base and LongRoPE's long or short factors (a dynamic model's max_position_embeddings is taken to be L). "
+    "The page's rope_type is marked ★ and drawn solid, the others fainter. LongRoPE's factors are searched per "
+    "model, so the page draws only real ones: Phi-3-mini-128k's lists (choose that preset, head_dim 96); "
+    "otherwise LongRoPE is left out."
+)
+
+
+def draw(figure_id: str) -> None:
+    """Show a figure with the page's values of its parameters."""
+    show.figure(figure_id, {name: params[name] for name in get_spec(figure_id).params})
+
+
+st.subheader("Inverse frequency and wavelength of every pair")
+draw("context-inv-freq")
+draw("context-wavelengths")
+
+st.subheader("YaRN's ramp and correction range")
+draw("context-yarn-ramp")
+
+st.subheader("Angles past the trained length")
+draw("context-angles")
+
+st.subheader("Dynamic NTK and the attention temperature")
+draw("context-dynamic-base")
+draw("context-temperature")
+
+st.subheader("How large a base does a context need?")
+params |= controls.controls(["target_context"], columns=4)
+draw("context-base-bound")
+
+st.markdown(
+    "**What to notice**\n"
+    "- Linear divides every pair by s (a flat line at 1/s): the fast pairs that tell neighbours apart are "
+    "squeezed too. NTK, YaRN and Llama 3.1 leave pair 0 at 1 and reach 1/s only for the slow pairs.\n"
+    "- On the wavelength plot, the pairs above the L line never completed a turn in training; the scaled curves "
+    "lift them by s, so the angles stay inside the trained range up to s·L.\n"
+    "- YaRN's ramp runs from the pair that turns β_fast times in L to the one that turns β_slow times; Llama "
+    "3.1's ramp is the same idea with thresholds L/high_freq_factor and L/low_freq_factor on the wavelength.\n"
+    "- Past L, the original slow pair's angle leaves the dotted trained maximum; the scaled one stays under it "
+    "until s·L.\n"
+    "- Dynamic NTK's base stays flat until the sequence outgrows L, then grows with it.\n"
+    "- LongRoPE (Phi-3-mini-128k preset): every pair has its own searched factor, about 1 for the fast pairs and "
+    "up to about 65 for the slowest (more than s = 32); past L the long list replaces the short one.\n"
+    "- The cos/sin factor acts twice (on q and on k): the logits are multiplied by its square.\n"
+    "- The base calculator: below the smallest base, the bound B(m) dips below zero before the target context."
+)
