@@ -22,8 +22,8 @@ def params_from_preset(preset) -> dict[str, Any]:
     """Parameter values (registry names) that ``preset`` determines; absent fields are left out."""
     values: dict[str, Any] = {"d_model": preset.hidden_size, "n_heads": preset.n_heads}
     context = preset.max_position_embeddings
-    if context:
-        values["seq_len"] = int(context)
+    if preset.context_length:
+        values["seq_len"] = int(preset.context_length)  # the usable context (Qwen2.5 with YaRN: 4 x 32768)
     if preset.scheme in ("rope", "mrope"):
         values["head_dim"] = int(preset.rope_head_dim or preset.head_dim)
         values["base"] = float(preset.rope_theta)
@@ -39,6 +39,9 @@ def params_from_preset(preset) -> dict[str, Any]:
                 values[key] = scaling[key]
         if scaling.get("factor") is not None:
             values["factor"] = float(scaling["factor"])
+        elif values["rope_type"] in ("yarn", "longrope") and context and scaling.get("original_max_position_embeddings"):
+            # HF derives the factor as max_position_embeddings / original_max_position_embeddings (Phi-3: 32).
+            values["factor"] = float(context) / float(scaling["original_max_position_embeddings"])
         if preset.mrope_section:
             values["mrope_section"] = tuple(preset.mrope_section)
     elif preset.head_dim:

@@ -61,7 +61,9 @@ def _initialise(spec: ParamSpec) -> None:
             state.add_notice(spec.name, f"From the link: {message}.")
     else:
         value = state.preset_values().get(spec.name, spec.default)
-        value, _ = spec.coerce(value)
+        value, message = spec.coerce(value)
+        if message:
+            state.add_notice(spec.name, f"From the preset: {message}.")
     st.session_state[spec.name] = _widget_value(spec, value)
 
 

@@ -7,6 +7,7 @@ message; in CI (CI=true) a missing browser is a failure, never a skip.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -48,13 +49,29 @@ def browser():
         launched.close()
 
 
+# Opening a deep link (/rope) makes Streamlit's frontend first probe /rope/_stcore/... for a base path; those
+# two 404s are its normal discovery, not errors of the app. Every other failed request or console error counts.
+BASE_PATH_PROBE = re.compile(r"/[\w-]+/_stcore/(health|host-config)$")
+
+
+def _record_failed_response(page, response) -> None:
+    if response.status >= 400 and not BASE_PATH_PROBE.search(response.url.split("?")[0]):
+        page.console_errors.append(f"HTTP {response.status} {response.url}")
+
+
+def _record_console(page, message) -> None:
+    if message.type == "error" and not message.text.startswith("Failed to load resource"):
+        page.console_errors.append(message.text)
+
+
 @pytest.fixture
 def tab(browser):
-    """A fresh page that records console errors; the test fails if any were logged."""
+    """A fresh page that records console errors and failed requests; the test fails if any occurred."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
     page = context.new_page()
     page.console_errors = []
-    page.on("console", lambda message: message.type == "error" and page.console_errors.append(message.text))
+    page.on("console", lambda message: _record_console(page, message))
+    page.on("response", lambda response: _record_failed_response(page, response))
     page.on("pageerror", lambda error: page.console_errors.append(str(error)))
     yield page
     errors = list(page.console_errors)
