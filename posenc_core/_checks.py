@@ -60,6 +60,54 @@ def check_float_dtype(dtype: Any) -> torch.dtype:
     return dtype
 
 
+def check_vector(
+    name: str,
+    values: Any,
+    *,
+    device: torch.device,
+    dtype: torch.dtype | None = None,
+    integer: bool = False,
+    minimum: int | None = None,
+    maximum: int | None = None,
+) -> torch.Tensor:
+    """``values`` as a 1-D tensor on ``device`` (int64 if ``integer``), or a ValueError naming ``name``."""
+    kind = "integers" if integer else "finite numbers"
+    try:
+        vector = torch.as_tensor(values)
+    except (TypeError, ValueError, RuntimeError) as error:
+        raise ValueError(f"{name} must be a 1-D sequence of {kind} (got {type(values).__name__})") from error
+    if vector.dim() != 1:
+        raise ValueError(f"{name} must be 1-D (got shape {tuple(vector.shape)})")
+    if vector.numel() == 0:
+        return torch.empty(0, device=device, dtype=torch.int64 if integer else dtype)
+    if vector.dtype == torch.bool or vector.is_complex() or (integer and vector.is_floating_point()):
+        raise ValueError(f"{name} must hold {kind} (got dtype {vector.dtype})")
+    if vector.is_floating_point() and not bool(torch.isfinite(vector).all()):
+        raise ValueError(f"{name} must hold finite numbers (got NaN or inf)")
+    low, high = vector.min().item(), vector.max().item()
+    if (minimum is not None and low < minimum) or (maximum is not None and high > maximum):
+        allowed = " and ".join(f"{op} {bound}" for op, bound in ((">=", minimum), ("<=", maximum)) if bound is not None)
+        raise ValueError(f"{name} must all be {allowed} (got values from {low} to {high})")
+    return vector.to(device=device, dtype=torch.int64 if integer else dtype)
+
+
+def check_indices(name: str, values: Any, length: int, device: torch.device) -> torch.Tensor:
+    """``values`` (default: all of 0..length-1) as a 1-D int64 tensor on ``device``, each in 0..length-1."""
+    if values is None:
+        return torch.arange(length, dtype=torch.int64, device=device)
+    if isinstance(values, torch.Tensor):
+        if values.is_floating_point() or values.is_complex() or values.dtype == torch.bool:
+            raise ValueError(f"{name} must hold integers in 0..{length - 1} (got dtype {values.dtype})")
+        index = values.to(device=device, dtype=torch.int64).reshape(-1)
+    else:
+        checked = [check_int(name, value, minimum=0, maximum=length - 1) for value in values]
+        index = torch.tensor(checked, dtype=torch.int64, device=device)
+    if index.numel() and (bool((index < 0).any()) or bool((index >= length).any())):
+        bad = index[(index < 0) | (index >= length)][0].item()
+        raise ValueError(f"{name} must hold integers in 0..{length - 1} (got {bad})")
+    return index
+
+
 def _is_integral(value: Any) -> bool:
     """Ints (Python, numpy) and floats holding a whole number count as integers; bools do not."""
     if isinstance(value, bool):

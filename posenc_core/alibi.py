@@ -16,9 +16,9 @@ from collections.abc import Sequence
 
 import torch
 
-from posenc_core._checks import check_choice, check_float, check_float_dtype, check_int
+from posenc_core._checks import check_choice, check_float, check_float_dtype, check_indices, check_int
 from posenc_core.device import resolve_device
-from posenc_core.relative import Indices, _index_tensor, relative_positions
+from posenc_core.relative import Indices, relative_positions
 
 MAX_HEADS = 1024
 BIAS_MODES = ("causal", "symmetric")
@@ -123,7 +123,7 @@ def reference_bias(
     rel = relative_positions(
         q_len, k_len, query_positions=query_positions, key_positions=key_positions, device=device
     )  # (Q', K') j - p_i
-    keys = _index_tensor("key_positions", key_positions, q_len if k_len is None else k_len, device)  # (K',)
+    keys = check_indices("key_positions", key_positions, q_len if k_len is None else k_len, device)  # (K',)
     values = head_slopes[:, None, None] * keys.to(dtype)  # (H', 1, K'): the same for every query
     return values.expand(-1, rel.shape[0], -1).masked_fill(rel > 0, -math.inf)
 
@@ -151,7 +151,7 @@ def attention_to_past(
     if distances is None:
         distance = torch.arange(query_position, -1, -1, dtype=torch.int64)
     else:
-        distance = _index_tensor("distances", distances, query_position + 1, torch.device("cpu"))
+        distance = check_indices("distances", distances, query_position + 1, torch.device("cpu"))
     # (1 - r) / (1 - r^(i+1)), r = e^-m
     normaliser = torch.expm1(-head_slopes) / torch.expm1(-head_slopes * (query_position + 1))
     weights = torch.exp(-head_slopes * distance.to(torch.float64)) * normaliser  # (H', D)
@@ -211,4 +211,4 @@ def _select_slopes(n_heads: HeadsOrSlopes, heads: Indices) -> torch.Tensor:
         values = slopes(n_heads, device="cpu", dtype=torch.float64)
     if heads is None:
         return values
-    return values[_index_tensor("heads", heads, values.numel(), torch.device("cpu"))]
+    return values[check_indices("heads", heads, values.numel(), torch.device("cpu"))]

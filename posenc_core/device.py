@@ -37,10 +37,13 @@ def resolve_device(preference: str | torch.device | None = "auto") -> torch.devi
     if preference_type == "auto":
         return torch.device(available[0])
     if preference_type not in available:
-        raise ValueError(
-            f"device {preference!r} is not available on this machine; available: {', '.join(available)}"
-        )
+        raise ValueError(f"device {preference!r} is not available on this machine; available: {', '.join(available)}")
     return torch.device(preference) if not isinstance(preference, torch.device) else preference
+
+
+def work_dtype(device: torch.device) -> torch.dtype:
+    """The precision for exact intermediate math: float64, except on mps, which has no float64."""
+    return torch.float32 if device.type == "mps" else torch.float64
 
 
 def _mps_available() -> bool:

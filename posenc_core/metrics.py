@@ -16,8 +16,8 @@ from typing import Any
 
 import torch
 
-from posenc_core._checks import check_choice, check_int
-from posenc_core.sinusoidal import _as_vector, _work_dtype
+from posenc_core._checks import check_choice, check_int, check_vector
+from posenc_core.device import work_dtype
 
 KINDS = ("dot", "cosine")
 _BLOCK_ELEMENTS = 2**22  # entries of one block of products in offset_similarity (32 MiB in float64)
@@ -48,11 +48,11 @@ def offset_similarity(
     table = _as_table(table)
     kind = check_choice("kind", kind, KINDS)
     length, width = table.shape
-    device, work = table.device, _work_dtype(table.device)
+    device, work = table.device, work_dtype(table.device)
     if offsets is None:
         ks = torch.arange(length, device=device)
     else:
-        ks = _as_vector("offsets", offsets, device=device, integer=True, minimum=0, maximum=length - 1)
+        ks = check_vector("offsets", offsets, device=device, integer=True, minimum=0, maximum=length - 1)
     x = table.to(work)
     x = _unit_rows(x) if kind == "cosine" else x
     count, mean, m2 = (torch.zeros(ks.numel(), device=device, dtype=work) for _ in range(3))
@@ -92,7 +92,7 @@ def adjacent_distance_stats(table: Any) -> tuple[float, float]:
     table = _as_table(table)
     if table.shape[0] < 2:
         raise ValueError(f"table must have at least 2 rows for adjacent distances (got {table.shape[0]})")
-    x = table.to(_work_dtype(table.device))
+    x = table.to(work_dtype(table.device))
     steps = torch.linalg.vector_norm(x[1:] - x[:-1], dim=1)
     return float(steps.mean()), float(steps.std(correction=0))
 
@@ -102,7 +102,7 @@ def distance(table: Any, i: int, j: int) -> float:
     table = _as_table(table)
     i = check_int("i", i, minimum=0, maximum=table.shape[0] - 1)
     j = check_int("j", j, minimum=0, maximum=table.shape[0] - 1)
-    x = table.to(_work_dtype(table.device))
+    x = table.to(work_dtype(table.device))
     return float(torch.linalg.vector_norm(x[i] - x[j]))
 
 
@@ -110,7 +110,7 @@ def distance_profile(table: Any, anchor: int = 0, positions: Any = None) -> torc
     """||table[q] - table[anchor]|| for q in ``positions`` (default every row). Shape (P,), table's dtype."""
     table = _as_table(table)
     anchor = check_int("anchor", anchor, minimum=0, maximum=table.shape[0] - 1)
-    x = table.to(_work_dtype(table.device))
+    x = table.to(work_dtype(table.device))
     rows = x if positions is None else x[_indices("positions", positions, table)]
     return torch.linalg.vector_norm(rows - x[anchor], dim=1).to(table.dtype)
 
@@ -161,4 +161,4 @@ def _unit_rows(x: torch.Tensor) -> torch.Tensor:
 
 
 def _indices(name: str, values: Any, table: torch.Tensor) -> torch.Tensor:
-    return _as_vector(name, values, device=table.device, integer=True, minimum=0, maximum=table.shape[0] - 1)
+    return check_vector(name, values, device=table.device, integer=True, minimum=0, maximum=table.shape[0] - 1)

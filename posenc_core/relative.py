@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import torch
 
-from posenc_core._checks import check_int
+from posenc_core._checks import check_indices, check_int
 from posenc_core.device import resolve_device
 
 Indices = Sequence[int] | torch.Tensor | range | None
@@ -45,8 +45,8 @@ def relative_positions(
     q_len = check_int("q_len", q_len, minimum=1)
     k_len = q_len if k_len is None else check_int("k_len", k_len, minimum=q_len)
     device = resolve_device(device)
-    queries = _index_tensor("query_positions", query_positions, q_len, device) + (k_len - q_len)  # (Q',)
-    keys = _index_tensor("key_positions", key_positions, k_len, device)  # (K',)
+    queries = check_indices("query_positions", query_positions, q_len, device) + (k_len - q_len)  # (Q',)
+    keys = check_indices("key_positions", key_positions, k_len, device)  # (K',)
     return keys[None, :] - queries[:, None]
 
 
@@ -163,20 +163,3 @@ def _integer_tensor(values: int | Sequence[int] | torch.Tensor, device) -> torch
         checked = [check_int("relative_position", value) for value in values]
         return torch.tensor(checked, dtype=torch.int64, device=resolve_device(device))
     raise ValueError(f"relative_position must be an integer, a sequence of integers or a tensor (got {values!r})")
-
-
-def _index_tensor(name: str, values: Indices, length: int, device: torch.device) -> torch.Tensor:
-    """``values`` (default: all of 0..length-1) as a 1-D int64 tensor on ``device``, each in 0..length-1."""
-    if values is None:
-        return torch.arange(length, dtype=torch.int64, device=device)
-    if isinstance(values, torch.Tensor):
-        if values.is_floating_point() or values.is_complex() or values.dtype == torch.bool:
-            raise ValueError(f"{name} must hold integers in 0..{length - 1} (got dtype {values.dtype})")
-        index = values.to(device=device, dtype=torch.int64).reshape(-1)
-    else:
-        checked = [check_int(name, value, minimum=0, maximum=length - 1) for value in values]
-        index = torch.tensor(checked, dtype=torch.int64, device=device)
-    if index.numel() and (bool((index < 0).any()) or bool((index >= length).any())):
-        bad = index[(index < 0) | (index >= length)][0].item()
-        raise ValueError(f"{name} must hold integers in 0..{length - 1} (got {bad})")
-    return index

@@ -29,8 +29,8 @@ from typing import Any
 
 import torch
 
-from posenc_core._checks import check_choice, check_float, check_float_dtype, check_int
-from posenc_core.device import resolve_device
+from posenc_core._checks import check_choice, check_float, check_float_dtype, check_int, check_vector
+from posenc_core.device import resolve_device, work_dtype
 
 LAYOUTS = ("interleaved", "half", "t2t")
 MAX_ENCODING_ELEMENTS = 2**26
@@ -99,10 +99,10 @@ def encoding(
     else:
         if seq_len is not None:
             check_int("seq_len", seq_len, minimum=0)
-        pos = _as_vector("positions", positions, device=device, dtype=work)
+        pos = check_vector("positions", positions, device=device, dtype=work)
     pair, is_sin = _channel_layout(d_model, layout, device)
     if channels is not None:
-        chosen = _as_vector("channels", channels, device=device, integer=True, minimum=0, maximum=d_model - 1)
+        chosen = check_vector("channels", channels, device=device, integer=True, minimum=0, maximum=d_model - 1)
         pair, is_sin = pair[chosen], is_sin[chosen]
     if pos.numel() * pair.numel() > MAX_ENCODING_ELEMENTS:
         raise ValueError(
@@ -142,7 +142,7 @@ def relative_similarity(
     position = check_float("position", position)
     dtype = check_float_dtype(dtype)
     device, work = _work(device)
-    k = _as_vector("offsets", offsets, device=device, dtype=work)
+    k = check_vector("offsets", offsets, device=device, dtype=work)
     freq = _inv_freq(d_model, base, layout, device, work)
     full, unpaired = freq[: d_model // 2], freq[d_model // 2 :]  # unpaired: 0 or 1 frequency
     out = torch.empty(k.numel(), device=device, dtype=dtype)
@@ -205,11 +205,7 @@ def _check_shape_args(d_model: Any, base: Any, layout: Any) -> tuple[int, float,
 def _work(device) -> tuple[torch.device, torch.dtype]:
     """The device, and the dtype angles are computed in there (float64; mps has none, so float32)."""
     device = resolve_device(device)
-    return device, _work_dtype(device)
-
-
-def _work_dtype(device: torch.device) -> torch.dtype:
-    return torch.float32 if device.type == "mps" else torch.float64
+    return device, work_dtype(device)
 
 
 def _inv_freq(d: int, base: float, layout: str, device: torch.device, work: torch.dtype) -> torch.Tensor:
@@ -233,34 +229,3 @@ def _channel_layout(d: int, layout: str, device: torch.device) -> tuple[torch.Te
     if layout == "t2t" and d % 2:
         pair[-1], is_sin[-1] = n_sin, True  # the padding: a sin of frequency 0
     return pair, is_sin
-
-
-def _as_vector(
-    name: str,
-    values: Any,
-    *,
-    device: torch.device,
-    dtype: torch.dtype | None = None,
-    integer: bool = False,
-    minimum: int | None = None,
-    maximum: int | None = None,
-) -> torch.Tensor:
-    """``values`` as a 1-D tensor on ``device`` (int64 if ``integer``), or a ValueError naming ``name``."""
-    kind = "integers" if integer else "finite numbers"
-    try:
-        vector = torch.as_tensor(values)
-    except (TypeError, ValueError, RuntimeError) as error:
-        raise ValueError(f"{name} must be a 1-D sequence of {kind} (got {type(values).__name__})") from error
-    if vector.dim() != 1:
-        raise ValueError(f"{name} must be 1-D (got shape {tuple(vector.shape)})")
-    if vector.numel() == 0:
-        return torch.empty(0, device=device, dtype=torch.int64 if integer else dtype)
-    if vector.dtype == torch.bool or vector.is_complex() or (integer and vector.is_floating_point()):
-        raise ValueError(f"{name} must hold {kind} (got dtype {vector.dtype})")
-    if vector.is_floating_point() and not bool(torch.isfinite(vector).all()):
-        raise ValueError(f"{name} must hold finite numbers (got NaN or inf)")
-    low, high = vector.min().item(), vector.max().item()
-    if (minimum is not None and low < minimum) or (maximum is not None and high > maximum):
-        allowed = " and ".join(f"{op} {bound}" for op, bound in ((">=", minimum), ("<=", maximum)) if bound is not None)
-        raise ValueError(f"{name} must all be {allowed} (got values from {low} to {high})")
-    return vector.to(device=device, dtype=torch.int64 if integer else dtype)
