@@ -39,9 +39,9 @@ def params_from_preset(preset) -> dict[str, Any]:
                 values[key] = scaling[key]
         if scaling.get("factor") is not None:
             values["factor"] = float(scaling["factor"])
-        elif values["rope_type"] in ("yarn", "longrope") and context and scaling.get("original_max_position_embeddings"):
+        elif values["rope_type"] in ("yarn", "longrope") and context and values["original_max_position_embeddings"]:
             # HF derives the factor as max_position_embeddings / original_max_position_embeddings (Phi-3: 32).
-            values["factor"] = float(context) / float(scaling["original_max_position_embeddings"])
+            values["factor"] = float(context) / float(values["original_max_position_embeddings"])
         if preset.mrope_section:
             values["mrope_section"] = tuple(preset.mrope_section)
     elif preset.head_dim:
