@@ -22,8 +22,16 @@ def wait_until_drawn(page, timeout: float = 90_000) -> None:
     page.wait_for_function(ALL_DRAWN, timeout=timeout)
 
 
-def fingerprint(page) -> list[str]:
-    return page.evaluate(FINGERPRINT)
+def fingerprint(page, *, settle_ms: int = 700, tries: int = 40) -> list[str]:
+    """What the page's figures show, once two reads ``settle_ms`` apart agree (reruns redraw figures one by one)."""
+    previous = page.evaluate(FINGERPRINT)
+    for _ in range(tries):
+        page.wait_for_timeout(settle_ms)
+        current = page.evaluate(FINGERPRINT)
+        if current == previous:
+            return current
+        previous = current
+    return previous
 
 
 def exceptions_on_page(page) -> list[str]:

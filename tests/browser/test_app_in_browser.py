@@ -33,12 +33,11 @@ def test_a_control_changes_the_figure_and_the_link_restores_it(app_url, browser,
     tab.goto(f"{app_url}/{path_of(page_name)}")
     wait_until_drawn(tab)
     before = fingerprint(tab)
-    box = tab.locator("div[data-testid='stMain'] div[data-testid='stNumberInput'] input").first
-    current = box.input_value()
-    box.fill(str(_another_value(current)))
+    box = tab.locator("[data-testid='stMain'] [data-testid='stNumberInput'] input").first
+    url_before = tab.url
+    box.fill(str(_another_value(box.input_value())))
     box.press("Enter")
-    tab.wait_for_function(f"() => !window.location.search.includes('={current}&') || true")
-    tab.wait_for_timeout(500)
+    tab.wait_for_function("(old) => window.location.href !== old", arg=url_before, timeout=60_000)
     wait_until_drawn(tab)
     after = fingerprint(tab)
     assert after != before, "changing the first number control did not change any figure"
