@@ -33,7 +33,7 @@ from posenc_core._checks import check_choice, check_float, check_float_dtype, ch
 from posenc_core.device import resolve_device, work_dtype
 
 LAYOUTS = ("interleaved", "half", "t2t")
-MAX_ENCODING_ELEMENTS = 2**26
+MAX_ENCODING_ELEMENTS = 2**28  # 1 GiB of float32: 32768 x 8192
 """Most values one ``encoding`` call returns (8192 x 8192; 256 MiB in float32)."""
 _CHUNK_ELEMENTS = 2**22  # angles are computed this many at a time, so float64 temporaries stay small
 
@@ -106,7 +106,7 @@ def encoding(
         pair, is_sin = pair[chosen], is_sin[chosen]
     if pos.numel() * pair.numel() > MAX_ENCODING_ELEMENTS:
         raise ValueError(
-            f"seq_len/positions x channels must be at most {MAX_ENCODING_ELEMENTS} values (8192 x 8192) "
+            f"seq_len/positions x channels must be at most {MAX_ENCODING_ELEMENTS} values (e.g. 32768 x 8192) "
             f"(got {pos.numel()} x {pair.numel()}); pass fewer positions or channels"
         )
     freq = _inv_freq(d_model, base, layout, device, work)[pair]  # (C,)

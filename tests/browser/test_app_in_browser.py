@@ -20,6 +20,7 @@ def path_of(page_name: str) -> str:
 
 @pytest.mark.parametrize("page_name", PAGES)
 def test_every_page_draws_its_figures_without_errors(app_url, tab, page_name):
+    tab.set_viewport_size({"width": 1400, "height": 2400})  # Streamlit scrolls inside the page: show more of it
     tab.goto(f"{app_url}/{path_of(page_name)}")
     wait_until_drawn(tab)
     assert exceptions_on_page(tab) == []
