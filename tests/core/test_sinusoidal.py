@@ -286,7 +286,7 @@ def test_chunked_computation_matches_single_chunk(monkeypatch):
         ({"channels": [0, 8]}, "channels"),
         ({"channels": [-1]}, "channels"),
         ({"channels": [0.0, 1.0]}, "channels"),
-        ({"seq_len": 2**20, "d_model": 128}, "positions"),
+        ({"seq_len": 2**22, "d_model": 128}, "positions"),
         ({"device": "tpu"}, "device"),
     ],
 )
