@@ -6,6 +6,9 @@ import streamlit as st
 from figures.compare import comparison_rows, syntax_help
 from figures.scheme_facts import SCHEME_FACTS
 from ui import controls, show
+from ui.router import ensure_app_router
+
+ensure_app_router()
 
 st.title("⚖️ Compare positional encodings")
 st.markdown(

@@ -5,6 +5,9 @@ import streamlit as st
 
 from figures.registry import get_spec
 from ui import controls, show
+from ui.router import ensure_app_router
+
+ensure_app_router()
 
 st.title("🔭 Context extension: RoPE past its training length")
 st.markdown(

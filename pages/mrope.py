@@ -3,6 +3,9 @@
 import streamlit as st
 
 from ui import controls, show
+from ui.router import ensure_app_router
+
+ensure_app_router()
 
 st.title("🖼️ M-RoPE: positions for text, images and video")
 st.markdown(

@@ -1,0 +1,115 @@
+import pytest
+
+from tests.pages.conftest import assert_healthy, chart_specs, open_page, payload_bytes
+
+FIGURES = ("channels", "angles", "wavelengths", "rotation", "scores", "profile", "decay")
+
+
+def _titles(at) -> dict[str, str]:
+    return {name: spec["layout"]["title"]["text"] for name, spec in zip(FIGURES, chart_specs(at), strict=True)}
+
+
+def test_page_runs_and_shows_every_figure_within_the_budget():
+    at = open_page("rope")
+    assert_healthy(at)
+    titles = _titles(at)
+    assert "head_dim=128" in titles["angles"] and "base=10000" in titles["angles"] and "L=1,024" in titles["angles"]
+    assert payload_bytes(at) < 3_000_000
+    captions = " ".join(caption.value for caption in at.caption)
+    assert "sampled" in captions and "coincide" in captions
+    assert any("What to notice" in block.value for block in at.markdown)
+
+
+def test_each_main_control_changes_what_is_shown():
+    at = open_page("rope")
+    changes = [
+        ("number_input", "head_dim", 64, "channels", "head_dim=64"),
+        ("number_input", "base", 500000.0, "angles", "base=500000"),
+        ("number_input", "partial_rotary_factor", 0.5, "channels", "rotary d=32"),
+        ("selectbox", "rope_layout", "interleaved", "channels", "interleaved"),
+        ("number_input", "seq_len", 8192, "wavelengths", "L=8,192"),
+        ("slider", "pair", 3, "rotation", "Pair i=3"),
+        ("number_input", "qk_seed", 7, "scores", "seed 7"),
+    ]
+    for kind, key, value, figure, expected in changes:
+        before = _titles(at)[figure]
+        getattr(at, kind)(key=key).set_value(value).run()
+        assert_healthy(at)
+        after = _titles(at)[figure]
+        assert after != before and expected in after, (key, after)
+        assert at.query_params[key] == (f"{value:.10g}" if isinstance(value, float) else str(value))
+    overview = chart_specs(at)[1]["data"][0]["x"]
+    at.selectbox(key="view").set_value("window").run()
+    at.number_input(key="start").set_value(4000).run()
+    assert_healthy(at)
+    assert chart_specs(at)[1]["data"][0]["x"] != overview
+    assert any("every position from 4,000" in caption.value for caption in at.caption)
+
+
+def test_url_restores_every_parameter():
+    query = {
+        "head_dim": "96",
+        "base": "500000",
+        "partial_rotary_factor": "0.25",
+        "rope_layout": "interleaved",
+        "seq_len": "16384",
+        "view": "window",
+        "start": "1000",
+        "pair": "4",
+        "qk_seed": "11",
+    }
+    at = open_page("rope", query)
+    assert_healthy(at)
+    assert at.number_input(key="head_dim").value == 96
+    assert at.number_input(key="base").value == 500000.0
+    assert at.number_input(key="partial_rotary_factor").value == 0.25
+    assert at.selectbox(key="rope_layout").value == "interleaved"
+    assert at.number_input(key="seq_len").value == 16384
+    assert at.selectbox(key="view").value == "window"
+    assert at.number_input(key="start").value == 1000
+    assert at.slider(key="pair").value == 4
+    assert at.number_input(key="qk_seed").value == 11
+    titles = _titles(at)
+    assert "Pair i=4" in titles["rotation"] and "seed 11" in titles["scores"] and "rotary d=24" in titles["angles"]
+
+
+def test_bad_url_values_warn_without_an_exception():
+    at = open_page("rope", {"head_dim": "127", "base": "0.5", "seq_len": "abc", "pair": "999", "view": "zoom"})
+    assert not at.exception
+    warnings = " ".join(warning.value for warning in at.warning)
+    for name in ("head_dim=", "base=", "seq_len=", "pair=", "view="):
+        assert name in warnings, (name, warnings)
+    assert at.number_input(key="head_dim").value == 128 and at.number_input(key="seq_len").value == 1024
+    assert len(chart_specs(at)) >= 6
+
+
+def test_a_pair_past_the_rotary_pairs_shows_a_message_in_place_of_its_figure():
+    at = open_page("rope", {"head_dim": "96", "partial_rotary_factor": "0.25", "pair": "20"})
+    assert not at.exception
+    assert any("pair must be < d/2 = 12" in error.value for error in at.error)
+    assert len(chart_specs(at)) == 6
+
+
+@pytest.mark.parametrize(
+    ("preset", "expected"),
+    [
+        ("llama-3.1-8b", {"base": 500000.0, "head_dim": 128, "seq_len": 131072, "rope_layout": "half"}),
+        ("gpt-neox-20b", {"partial_rotary_factor": 0.25, "head_dim": 96, "rope_layout": "half"}),
+        ("gpt-j-6b", {"rope_layout": "interleaved", "head_dim": 256, "partial_rotary_factor": 0.25}),
+    ],
+)
+def test_a_preset_sets_the_pages_parameters(preset, expected):
+    at = open_page("rope", {"preset": preset})
+    assert_healthy(at)
+    for key, value in expected.items():
+        widget = at.selectbox(key=key) if key == "rope_layout" else at.number_input(key=key)
+        assert widget.value == value, (key, widget.value)
+    channels = _titles(at)["channels"]
+    assert f"head_dim={expected['head_dim']}" in channels and expected["rope_layout"] in channels
+
+
+def test_the_largest_parameters_stay_under_three_megabytes():
+    at = open_page("rope", {"seq_len": "1048576", "head_dim": "512", "base": "1000000000000", "pair": "255"})
+    assert_healthy(at)
+    assert len(chart_specs(at)) == 7
+    assert payload_bytes(at) < 3_000_000
