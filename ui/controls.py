@@ -8,7 +8,9 @@ always reproduces the view.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
@@ -56,7 +58,7 @@ def _initialise(spec: ParamSpec) -> None:
         st.session_state[spec.name] = st.session_state[spec.name]
         return
     if spec.name in st.query_params:
-        value, message = spec.coerce(_url_value(spec))
+        value, message = spec.coerce(st.query_params.get(spec.name))
         if message:
             state.add_notice(spec.name, f"From the link: {message}.")
     else:
@@ -65,10 +67,6 @@ def _initialise(spec: ParamSpec) -> None:
         if message:
             state.add_notice(spec.name, f"From the preset: {message}.")
     st.session_state[spec.name] = _widget_value(spec, value)
-
-
-def _url_value(spec: ParamSpec) -> Any:
-    return st.query_params.get(spec.name)
 
 
 def _widget_value(spec: ParamSpec, value: Any) -> Any:
@@ -108,14 +106,10 @@ def _render(spec: ParamSpec, label: str, widget: str) -> Any:
 
 def _float_step(value: float) -> float:
     """A step that is 10% of the value's order of magnitude (1000 for a base of 10000)."""
-    import math
-
     value = abs(float(value)) or 1.0
     return 10.0 ** math.floor(math.log10(value)) / 10 if value >= 1 else 0.01
 
 
 def _with_choices(spec: ParamSpec, choices: tuple[str, ...]) -> ParamSpec:
-    from dataclasses import replace
-
     default = spec.default if spec.default in choices else choices[0]
     return replace(spec, choices=choices, default=default)
