@@ -13,6 +13,8 @@ import plotly.graph_objects as go
 
 from figures.theme import SEQUENTIAL_SCALE
 
+CATEGORY_TICKS = 12  # labels on an ordered category axis (hover names every cell)
+
 
 def as_array(values) -> np.ndarray:
     """A float32 numpy array from a torch tensor, numpy array or sequence."""
@@ -36,7 +38,12 @@ def heatmap(
     zmax: float | None = None,
     reversed_y: bool = False,
 ) -> go.Figure:
-    """A heatmap of ``z`` (len(y), len(x)) with its true coordinates in the hover."""
+    """A heatmap of ``z`` (len(y), len(x)) with its true coordinates in the hover.
+
+    An axis whose coordinates are not evenly spaced (e.g. the sin and cos channels of sampled frequency pairs)
+    becomes an ordered category axis: Plotly draws a heatmap on evenly spaced axes as one scaled image, but
+    paints every cell of an uneven one separately, which is several times slower in the browser.
+    """
     z = as_array(z)
     x, y = np.asarray(x), np.asarray(y)
     if z.shape != (len(y), len(x)):
@@ -56,7 +63,23 @@ def heatmap(
     fig.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title)
     if reversed_y:
         fig.update_yaxes(autorange="reversed")
+    if not evenly_spaced(x):
+        fig.update_xaxes(type="category", nticks=CATEGORY_TICKS)
+    if not evenly_spaced(y):
+        fig.update_yaxes(type="category", nticks=CATEGORY_TICKS)
     return fig
+
+
+def evenly_spaced(coordinates) -> bool:
+    """True when consecutive coordinates all differ by the same step (as Plotly needs to draw one image).
+    Names (strings) are categories, evenly spaced by construction."""
+    coordinates = np.asarray(coordinates)
+    if not np.issubdtype(coordinates.dtype, np.number):
+        return True
+    steps = np.diff(coordinates.astype(np.float64))
+    if steps.size < 2:
+        return True
+    return bool(np.allclose(steps, steps[0], rtol=1e-9, atol=0.0))
 
 
 def lines(
@@ -110,8 +133,9 @@ def band(fig: go.Figure, x, low, high, *, name: str, color: str = "rgba(31,119,1
     return fig
 
 
-def sampled_note(shown: int, total: int, what: str = "positions") -> str:
-    """The label for an overview: '512 of 1,048,576 positions, evenly spaced (exact values)'."""
+def sampled_note(shown: int, total: int, what: str = "positions", *, stride: int | None = None) -> str:
+    """The label for an overview: 'sampled: 384 of 1,048,576 positions, one every 2,731 (exact values …)'."""
     if shown >= total:
         return f"all {total:,} {what}"
-    return f"sampled: {shown:,} of {total:,} {what}, evenly spaced (exact values at those {what})"
+    spacing = f"one every {stride:,}" if stride else "evenly spaced"
+    return f"sampled: {shown:,} of {total:,} {what}, {spacing} (exact values at those {what})"

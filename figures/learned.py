@@ -152,7 +152,7 @@ def table_heatmap(p: Mapping[str, Any]) -> FigureResult:
     table, described = load(p)
     length, width = min(p["seq_len"], table.shape[0]), table.shape[1]
     positions, position_note = shown_positions(p, length, HEATMAP_POSITIONS)
-    channels = sampling.sampled_positions(width, sampling.MAX_CELLS_PER_AXIS)
+    channels = sampling.strided_positions(width, sampling.MAX_CELLS_PER_AXIS)
     values = table[positions.to(table.device)][:, channels.to(table.device)]
     magnitude = values.abs().flatten().float()
     limit = float(torch.quantile(magnitude[:: max(1, magnitude.numel() // 2**20)], CLIP_QUANTILE)) or 1.0

@@ -249,7 +249,7 @@ def channel_map(p: Mapping[str, Any]) -> FigureResult:
     inv_freq = rope.inv_freq(head_dim, p["base"], device=p["device"])[0]
     axis_of = mrope.channel_axes(section, layout=layout, device=p["device"]).cpu()  # (d/2,) 0 = T, 1 = H, 2 = W
     _, ids = position_ids(p)
-    shown = sampling.sampled_positions(ids.shape[1], sampling.MAX_CELLS_PER_AXIS)
+    shown = sampling.strided_positions(ids.shape[1], sampling.MAX_CELLS_PER_AXIS)
     theta = mrope.angles(ids[:, shown], inv_freq, section, layout=layout).cpu()  # (P, d/2)
     pairs = np.arange(head_dim // 2, dtype=np.float32)
     wavelength = as_array(rope.wavelengths(inv_freq))
@@ -346,8 +346,8 @@ def vision_grid(p: Mapping[str, Any]) -> FigureResult:
     gt, gh, gw = s.t, s.h // merge, s.w // merge
     block = ids[:, first:end].reshape(3, gt, gh, gw)  # t-major order, as Qwen2-VL flattens the grid
     frames = min(gt, GRID_FRAMES)
-    rows = sampling.sampled_positions(gh, sampling.MAX_CELLS_PER_AXIS // 2)
-    cols = sampling.sampled_positions(gw, sampling.MAX_CELLS_PER_AXIS // 2)
+    rows = sampling.strided_positions(gh, sampling.MAX_CELLS_PER_AXIS // 2)
+    cols = sampling.strided_positions(gw, sampling.MAX_CELLS_PER_AXIS // 2)
     fig = make_subplots(rows=1, cols=frames, subplot_titles=[f"frame t = {f}" for f in range(frames)])
     token = torch.arange(first, end).reshape(gt, gh, gw)
     for f in range(frames):

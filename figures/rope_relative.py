@@ -6,7 +6,6 @@ mps) so that the figure shows the maths; the notes say how far float32 angles (a
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -55,8 +54,8 @@ def score_positions(p: Mapping[str, Any]) -> tuple[torch.Tensor, str]:
             raise ValueError(f"start must be < the length {length:,} in the window view (got {p['start']:,})")
         positions = sampling.window_positions(p["start"], SCORE_POSITIONS, length)
         return positions, f"window: every position from {int(positions[0]):,} to {int(positions[-1]):,}"
-    stride = math.ceil(length / SCORE_POSITIONS)
-    positions = torch.arange(0, length, stride, dtype=torch.int64)
+    positions = sampling.strided_positions(length, SCORE_POSITIONS)
+    stride = int(sampling.sampling_stride(positions))
     if stride == 1:
         return positions, f"overview: all {length:,} positions"
     return positions, (

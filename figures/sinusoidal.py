@@ -52,8 +52,9 @@ def shown_positions(p: Mapping[str, Any], length: int, max_points: int) -> tuple
             raise ValueError(f"start must be < the length {length:,} in the window view (got {p['start']:,})")
         positions = sampling.window_positions(p["start"], max_points, length)
         return positions, f"window: every position from {int(positions[0]):,} to {int(positions[-1]):,}"
-    positions = sampling.sampled_positions(length, max_points)
-    return positions, "overview, " + sampled_note(positions.numel(), length)
+    positions = sampling.strided_positions(length, max_points)
+    stride = int(sampling.sampling_stride(positions))
+    return positions, "overview, " + sampled_note(positions.numel(), length, stride=stride)
 
 
 def shown_channels(d_model: int, layout: str, max_pairs: int) -> tuple[torch.Tensor, str | None]:
@@ -62,7 +63,7 @@ def shown_channels(d_model: int, layout: str, max_pairs: int) -> tuple[torch.Ten
     n_pairs = int(pair.max()) + 1
     if n_pairs <= max_pairs:
         return torch.arange(d_model), None
-    chosen = sampling.sampled_positions(n_pairs, max_pairs)
+    chosen = sampling.strided_positions(n_pairs, max_pairs)
     channels = torch.nonzero(torch.isin(pair, chosen)).flatten()
     note = (
         f"channels: {channels.numel()} of {d_model:,} shown (the sin and cos channel of {chosen.numel()} evenly "

@@ -38,6 +38,20 @@ def sampled_positions(length: int, max_points: int = MAX_CELLS_PER_AXIS, *, star
     return torch.unique_consecutive(spaced)
 
 
+def strided_positions(length: int, max_points: int = MAX_CELLS_PER_AXIS, *, start: int = 0) -> torch.Tensor:
+    """Every s-th position ``start, start + s, …`` below ``length``, s = ceil((length - start) / max_points).
+
+    A constant stride, unlike :func:`sampled_positions`: a heatmap over these positions is an evenly spaced grid
+    (which the browser draws as one scaled image), and each diagonal of a position x position matrix holds a single
+    distance. The last position is within s of ``length - 1``. Shape (n,), int64, n <= max_points.
+    """
+    length = check_int("length", length, minimum=1)
+    max_points = check_int("max_points", max_points, minimum=1)
+    start = check_int("start", start, minimum=0, maximum=length - 1)
+    stride = math.ceil((length - start) / max_points)
+    return torch.arange(start, length, stride, dtype=torch.int64)
+
+
 def window_positions(start: int, size: int, length: int) -> torch.Tensor:
     """Every position of the window ``start .. min(start + size, length) - 1``. Shape (n,), int64."""
     length = check_int("length", length, minimum=1)

@@ -27,6 +27,23 @@ def test_sampled_positions_are_evenly_spaced_at_one_million():
     assert sampling.sampling_stride(positions) == pytest.approx(1_048_575 / 1023, abs=1)
 
 
+@given(length=st.integers(1, 2_000_000), max_points=st.integers(2, 5000), start_fraction=st.floats(0, 1))
+def test_strided_positions_have_one_stride_and_reach_the_end(length, max_points, start_fraction):
+    start = min(length - 1, int(start_fraction * length))
+    positions = sampling.strided_positions(length, max_points, start=start)
+    stride = -(-(length - start) // max_points)
+    assert positions.numel() <= max_points
+    assert int(positions[0]) == start and int(positions[-1]) >= length - stride
+    assert torch.equal(positions, torch.arange(start, length, stride))
+    assert sampling.is_sampled(positions) == (length - start > max_points)
+
+
+def test_strided_positions_at_one_million_are_every_2731st():
+    positions = sampling.strided_positions(1_048_576, 384)
+    assert positions.numel() == 384 and set(positions.diff().tolist()) == {2731}
+    assert int(positions[-1]) == 383 * 2731
+
+
 def test_window_shows_exactly_its_range_and_stops_at_the_end():
     assert torch.equal(sampling.window_positions(100, 50, 1000), torch.arange(100, 150))
     assert torch.equal(sampling.window_positions(990, 50, 1000), torch.arange(990, 1000))
@@ -57,6 +74,9 @@ def test_aliasing_rule_is_nyquist():
         (lambda: sampling.sampled_positions(0), "length"),
         (lambda: sampling.sampled_positions(10, 1), "max_points"),
         (lambda: sampling.sampled_positions(10, start=10), "start"),
+        (lambda: sampling.strided_positions(0), "length"),
+        (lambda: sampling.strided_positions(10, 0), "max_points"),
+        (lambda: sampling.strided_positions(10, 5, start=-1), "start"),
         (lambda: sampling.window_positions(0, 0, 10), "size"),
         (lambda: sampling.envelope(torch.zeros(2, 2)), "values"),
         (lambda: sampling.envelope(torch.zeros(4), 0), "n_columns"),

@@ -112,7 +112,8 @@ def test_similarity_is_the_core_similarity_at_the_shown_positions(kind):
     table = learned.random_table(1000, 32)
     expected = metrics.similarity_matrix(table, kind=kind, rows=positions, cols=positions)
     np.testing.assert_allclose(np.asarray(trace.z), expected.numpy(), atol=1e-5)
-    assert len(positions) == 256 and "sampled" in result.notes[0]
+    assert torch.equal(positions, torch.arange(0, 1000, 4))  # every 4th: at most 256, evenly spaced
+    assert "sampled" in result.notes[0] and "one every 4" in result.notes[0]
 
 
 def test_offset_profile_of_a_random_table_spreads_and_the_sinusoidal_one_does_not():
@@ -154,7 +155,9 @@ def test_largest_table_and_context_stay_within_the_page_budget():
     sizes = {figure_id: len(_build(figure_id, **largest).figure.to_json()) for figure_id in FIGURE_IDS}
     assert sum(sizes.values()) < 3_000_000, sizes
     heatmap = _build("learned-heatmap", **largest).figure.data[0]
-    assert np.asarray(heatmap.z).shape == (384, 512)
+    np.testing.assert_array_equal(heatmap.y, np.arange(0, 1024, 3))  # every 3rd row: at most 384
+    np.testing.assert_array_equal(heatmap.x, np.arange(0, 8192, 16))  # every 16th channel: 512
+    assert np.asarray(heatmap.z).shape == (342, 512)
 
 
 def test_a_table_over_the_size_limit_names_the_argument():

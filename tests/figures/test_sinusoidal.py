@@ -57,12 +57,15 @@ def test_heatmap_at_a_million_positions_and_d_8192_keeps_both_channels_of_sample
     (trace,) = result.figure.data
     z, x, y = np.asarray(trace.z), np.asarray(trace.x), np.asarray(trace.y)
     assert z.shape == (len(y), len(x)) and len(y) <= 384 and len(x) <= 512
-    assert y[0] == 0 and y[-1] == LARGEST["seq_len"] - 1
+    stride = -(-LARGEST["seq_len"] // 384)  # ceil: one position every 2,731
+    np.testing.assert_array_equal(y, np.arange(0, LARGEST["seq_len"], stride))
     assert np.all(x[1::2] == x[::2] + 1)  # interleaved: sin 2i and cos 2i+1 together
+    assert result.figure.layout.xaxis.type == "category"  # channel pairs are not evenly spaced
+    assert result.figure.layout.yaxis.type is None  # positions are: drawn as one image
     rows = [0, 100, len(y) - 1]
     expected = sinusoidal.encoding(None, 8192, positions=torch.as_tensor(y[rows]), channels=torch.as_tensor(x))
     np.testing.assert_allclose(z[rows], expected.numpy(), atol=1e-6)
-    assert any("sampled" in note and "1,048,576" in note for note in result.notes)
+    assert any("sampled" in note and "1,048,576" in note and "one every 2,731" in note for note in result.notes)
     assert any("channels: 512 of 8,192" in note for note in result.notes)
     assert len(result.figure.to_json()) < 1_600_000
 

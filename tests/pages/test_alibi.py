@@ -29,7 +29,7 @@ def test_page_runs_and_shows_its_four_figures_with_notes_and_the_trick():
     titles = _titles(at)
     assert len(titles) == 4 and all("n_heads=8" in title for title in titles)
     assert "L=1,024" in titles[BIAS] and "90.0%" in titles[SPAN]
-    assert "sampled: 362 of 1,024 positions" in _captions(at) and "masked" in _captions(at)
+    assert "sampled: 342 of 1,024 positions, one every 3" in _captions(at) and "masked" in _captions(at)
     assert any("softmax(x + c) = softmax(x)" in block.value for block in at.markdown)
     assert any("What to notice" in block.value for block in at.markdown)
     assert at.latex

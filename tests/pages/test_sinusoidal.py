@@ -19,7 +19,7 @@ def test_page_runs_and_shows_every_figure_with_its_notes():
     titles = _titles(at)
     assert len(titles) == FIGURES
     assert all("d_model=128" in title and "base=10000" in title for title in titles)
-    assert "sampled: 384 of 1,024 positions" in _captions(at)
+    assert "sampled: 342 of 1,024 positions, one every 3" in _captions(at)
     assert any("What to notice" in block.value for block in at.markdown)
     assert at.latex and "base" in at.latex[0].value
 
