@@ -81,7 +81,7 @@ def base_calculator(p: Mapping[str, Any]) -> FigureResult:
         "B(m) > 0 means attention still prefers a key similar to the query at distance m (Men et al. 2024, "
         "arXiv 2405.14591); the smallest base keeps B(m) >= 0 for every m below the target. This is plain RoPE "
         "with this base: scaling variants are not applied.",
-        f"Search: bases on a 1000-per-decade grid, then refined (feasible bases start as narrow islands at long "
+        f"Search: bases on a 3000-per-decade grid, then refined (feasible bases start as narrow islands at long "
         f"contexts, so the exact infimum may be a little lower). Drawn: {shown}.",
     )
     data = {"m": as_array(m), "B_your_base": as_array(values), "m_smallest": as_array(m_min)}

@@ -28,7 +28,7 @@ MAX_DISTANCES = 2**20 + 1
 MAX_BOUND_CONTEXT = 2**22
 """Largest ``context_len`` for ``base_bound_curve`` / ``min_base_for_context`` (4M positions)."""
 _ROWS = 256  # R: positions m = q + r are evaluated as a (columns x R) grid
-_BLOCK = 256  # q values per block while looking for a violation (256 x 256 positions)
+_BLOCK = 64  # q values per block while looking for a violation (64 x 256 positions: most bases fail in the first)
 _BATCH = 128  # grid bases screened against the known violating positions at once
 _MAX_WITNESSES = 64  # violating positions remembered (most recent first)
 _THREADS_LOCK = threading.Lock()
