@@ -32,15 +32,15 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_app(timeout: float = 60.0) -> Iterator[str]:
-    """Yield the base URL of a freshly started app; stop it afterwards."""
+def running_app(timeout: float = 60.0, script: str = "app.py") -> Iterator[str]:
+    """Yield the base URL of a freshly started app (``streamlit run script``); stop it afterwards."""
     port = free_port()
     command = [
         sys.executable,
         "-m",
         "streamlit",
         "run",
-        "app.py",
+        script,
         "--server.headless",
         "true",
         "--server.address",
