@@ -46,7 +46,8 @@ def describe(p: Mapping[str, Any], *, length: bool = True) -> str:
 
 def shown_positions(p: Mapping[str, Any], length: int, max_points: int) -> tuple[torch.Tensor, str]:
     """The positions a figure shows and a note saying which: every position of the window from ``start``, or
-    evenly spaced exact positions over the whole range 0 .. length-1 (the overview ignores ``start``)."""
+    every s-th position over the whole range 0 .. length-1 (one stride, so heatmaps draw as one image; the
+    overview ignores ``start``)."""
     if p["view"] == "window":
         if p["start"] >= length:
             raise ValueError(f"start must be < the length {length:,} in the window view (got {p['start']:,})")
