@@ -15,6 +15,7 @@ from figures.common import as_array, heatmap, lines, sampled_note
 from figures.params import ParamSpec, register_param
 from figures.registry import FigureResult, register
 from figures.rope import describe, rotary_dim, rotary_inv_freq
+from figures.sinusoidal import shown_positions
 from figures.theme import DIVERGING_SCALE
 from posenc_core import rope, rope_bounds, sampling
 from posenc_core.device import resolve_device
@@ -46,18 +47,13 @@ def work_dtype(p: Mapping[str, Any]) -> torch.dtype:
 
 
 def score_positions(p: Mapping[str, Any]) -> tuple[torch.Tensor, str]:
-    """Window: every position from ``start``. Overview: every s-th position 0, s, 2s, ... (a constant stride,
-    so that each diagonal of the matrix holds a single distance m - n)."""
+    """The positions of :func:`figures.sinusoidal.shown_positions`; the overview's constant stride means each
+    diagonal of the matrix holds a single distance m - n, which its note says."""
     length = p["seq_len"]
-    if p["view"] == "window":
-        if p["start"] >= length:
-            raise ValueError(f"start must be < the length {length:,} in the window view (got {p['start']:,})")
-        positions = sampling.window_positions(p["start"], SCORE_POSITIONS, length)
-        return positions, f"window: every position from {int(positions[0]):,} to {int(positions[-1]):,}"
-    positions = sampling.strided_positions(length, SCORE_POSITIONS)
+    positions, note = shown_positions(p, length, SCORE_POSITIONS)
+    if p["view"] == "window" or not sampling.is_sampled(positions):
+        return positions, note
     stride = int(sampling.sampling_stride(positions))
-    if stride == 1:
-        return positions, f"overview: all {length:,} positions"
     return positions, (
         f"overview, sampled: positions 0, {stride:,}, {2 * stride:,}, …, {int(positions[-1]):,} ({positions.numel()} "
         f"of {length:,}), one every {stride:,} tokens so that each diagonal holds a single distance m − n"

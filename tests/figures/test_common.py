@@ -36,7 +36,8 @@ def test_evenly_spaced(coordinates, expected):
 
 def _axis_is_drawn_as_one_image(fig, trace, letter: str) -> bool:
     """Plotly draws a heatmap as one scaled image only when both its axes are evenly spaced (to 1% of a step)."""
-    axis = fig.layout[(trace[f"{letter}axis"] or letter).replace(letter, f"{letter}axis", 1)]
+    axis_id = trace[f"{letter}axis"] or letter  # "x", "x2", …
+    axis = fig.layout[f"{letter}axis{axis_id[1:]}"]
     values = trace[letter]
     if axis.type == "category" or values is None or isinstance(np.asarray(values).flat[0], str):
         return True  # category axes (named or labelled cells) are evenly spaced by construction
