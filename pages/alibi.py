@@ -4,6 +4,7 @@ import streamlit as st
 
 from ui import controls, show
 from ui.router import ensure_app_router
+from ui.sections import show_sections
 
 ensure_app_router()
 
@@ -22,35 +23,44 @@ st.latex(
     r"m_h = 2^{-8(h+1)/n}\ \ (n \text{ a power of two})"
 )
 
-st.header("Slopes per head")
-heads = controls.controls(["n_heads", "alibi_bias_max"], columns=2)
-show.figure("alibi-slopes", heads)
-st.caption(
-    "When n is not a power of two, the reference code takes the 2^⌊log₂ n⌋ slopes of the nearest smaller power "
-    "of two and fills the remaining heads with every other slope of the series for twice that power: the new "
-    "slopes fall halfway (in log scale) between existing ones instead of repeating them. MPT's `alibi_bias_max` "
-    "replaces the 8 in the exponent (2^(−max·(h+1)/n)); at 8 it gives the reference slopes."
-)
+heads = controls.controls(["n_heads", "alibi_bias_max", "seq_len"], columns=3)
+seq_len = heads.pop("seq_len")
 
-st.header("Bias matrices")
-bias = controls.controls(["heads", "mode", "seq_len", "view", "start"], columns=5)
-show.figure("alibi-bias", {**heads, **bias})
-st.markdown(
-    "The reference implementation (and BLOOM) adds **m·j**, the key's index, instead of **−m·(i − j)**. For a "
-    "fixed query row *i* the two differ by the constant *m·i*, and softmax ignores a constant added to a whole "
-    "row: softmax(x + c) = softmax(x). So both give the same attention, and *m·j* is a single (1, L) row per "
-    "head that broadcasts over the queries instead of an L × L matrix. The causal mask (−∞ above the diagonal) "
-    "hides the keys after the query; the symmetric variant (encoders, MPT's `full=True`) uses −m·|i − j|."
-)
 
-st.header("Where each head looks")
-mass = controls.controls(["mass"], columns=3)
-length = {**heads, "seq_len": bias["seq_len"]}
-left, right = st.columns(2)
-with left:
-    show.figure("alibi-attention", length)
-with right:
-    show.figure("alibi-span", {**length, **mass})
+def slopes() -> None:
+    show.figure("alibi-slopes", heads)
+    st.caption(
+        "When n is not a power of two, the reference code takes the 2^⌊log₂ n⌋ slopes of the nearest smaller "
+        "power of two and fills the remaining heads with every other slope of the series for twice that power: the "
+        "new slopes fall halfway (in log scale) between existing ones instead of repeating them. MPT's "
+        "`alibi_bias_max` replaces the 8 in the exponent (2^(−max·(h+1)/n)); at 8 it gives the reference slopes."
+    )
+
+
+def bias_matrices() -> None:
+    bias = controls.controls(["heads", "mode", "view", "start"], columns=4)
+    show.figure("alibi-bias", {**heads, **bias, "seq_len": seq_len})
+    st.markdown(
+        "The reference implementation (and BLOOM) adds **m·j**, the key's index, instead of **−m·(i − j)**. For "
+        "a fixed query row *i* the two differ by the constant *m·i*, and softmax ignores a constant added to a "
+        "whole row: softmax(x + c) = softmax(x). So both give the same attention, and *m·j* is a single (1, L) row "
+        "per head that broadcasts over the queries instead of an L × L matrix. The causal mask (−∞ above the "
+        "diagonal) hides the keys after the query; the symmetric variant (encoders, MPT's `full=True`) uses "
+        "−m·|i − j|."
+    )
+
+
+def where_heads_look() -> None:
+    mass = controls.controls(["mass"], columns=3)
+    length = {**heads, "seq_len": seq_len}
+    left, right = st.columns(2)
+    with left:
+        show.figure("alibi-attention", length)
+    with right:
+        show.figure("alibi-span", {**length, **mass})
+
+
+show_sections({"Slopes per head": slopes, "Bias matrices": bias_matrices, "Where each head looks": where_heads_look})
 
 st.markdown(
     "**What to notice**\n"

@@ -8,6 +8,7 @@ from figures.compare_schemes import syntax_help
 from figures.scheme_facts import SCHEME_FACTS
 from ui import controls, show
 from ui.router import ensure_app_router
+from ui.sections import show_sections
 
 ensure_app_router()
 
@@ -37,17 +38,26 @@ st.caption(
     "those of plain `rope`."
 )
 
-result = show.figure("compare-similarity", params)
-if result is not None:
-    table = pd.DataFrame(comparison_rows(result, params)).set_index("scheme").T  # one column per scheme
-    st.dataframe(table.rename_axis("metric"), width="stretch")
-    st.caption(
-        "u(p) = the row for position p scaled to unit length: the PE row (sinusoidal, learned) or the rotated "
-        "all-ones vector R(p)·1 (RoPE), over the first 256 positions (a learned table: all its rows up to L). "
-        "“First k with similarity < 0.5” is exact up to k = 1,023, then read off the sampled curve (≤). "
-        "Distinct signals: how many different position signals the distances 0 … L−1 produce."
-    )
-show.figure("compare-decay", params)
+
+def similarity() -> None:
+    result = show.figure("compare-similarity", params)
+    if result is not None:
+        table = pd.DataFrame(comparison_rows(result, params)).set_index("scheme").T  # one column per scheme
+        st.dataframe(table.rename_axis("metric"), width="stretch")
+        st.caption(
+            "u(p) = the row for position p scaled to unit length: the PE row (sinusoidal, learned) or the rotated "
+            "all-ones vector R(p)·1 (RoPE), over the first 256 positions (a learned table: all its rows up to L). "
+            "“First k with similarity < 0.5” is exact up to k = 1,023, then read off the sampled curve (≤). "
+            "Distinct signals: how many different position signals the distances 0 … L−1 produce."
+        )
+
+
+show_sections(
+    {
+        "Similarity against distance": similarity,
+        "RoPE's long-term decay bound": lambda: show.figure("compare-decay", params),
+    }
+)
 
 st.markdown(
     "**What to notice**\n"
@@ -65,4 +75,4 @@ st.markdown(
 )
 
 with st.expander("The schemes at a glance"):
-    st.dataframe(pd.DataFrame(SCHEME_FACTS), hide_index=True, width="stretch")
+    st.table(pd.DataFrame(SCHEME_FACTS).set_index("scheme"))

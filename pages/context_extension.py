@@ -6,6 +6,7 @@ import streamlit as st
 from figures.registry import get_spec
 from ui import controls, show
 from ui.router import ensure_app_router
+from ui.sections import show_sections
 
 ensure_app_router()
 
@@ -53,23 +54,30 @@ def draw(figure_id: str) -> None:
     show.figure(figure_id, {name: params[name] for name in get_spec(figure_id).params})
 
 
-st.subheader("Inverse frequency and wavelength of every pair")
-draw("context-inv-freq")
-draw("context-wavelengths")
+def frequencies() -> None:
+    draw("context-inv-freq")
+    draw("context-wavelengths")
 
-st.subheader("YaRN's ramp and correction range")
-draw("context-yarn-ramp")
 
-st.subheader("Angles past the trained length")
-draw("context-angles")
+def dynamic_and_temperature() -> None:
+    draw("context-dynamic-base")
+    draw("context-temperature")
 
-st.subheader("Dynamic NTK and the attention temperature")
-draw("context-dynamic-base")
-draw("context-temperature")
 
-st.subheader("How large a base does a context need?")
-params |= controls.controls(["target_context"], columns=4)
-draw("context-base-bound")
+def base_for_context() -> None:
+    params.update(controls.controls(["target_context"], columns=4))
+    draw("context-base-bound")
+
+
+show_sections(
+    {
+        "Inverse frequency and wavelength of every pair": frequencies,
+        "YaRN's ramp and correction range": lambda: draw("context-yarn-ramp"),
+        "Angles past the trained length": lambda: draw("context-angles"),
+        "Dynamic NTK and the attention temperature": dynamic_and_temperature,
+        "How large a base does a context need?": base_for_context,
+    }
+)
 
 st.markdown(
     "**What to notice**\n"

@@ -9,6 +9,7 @@ from figures.params import defaults
 from figures.registry import get_spec
 from ui import controls, show
 from ui.router import ensure_app_router
+from ui.sections import show_sections
 
 ensure_app_router()
 
@@ -58,21 +59,26 @@ def draw(figure_id: str):
     return show.figure(figure_id, {name: params[name] for name in get_spec(figure_id).params})
 
 
-if ready:
-    st.subheader("The table")
-    draw("learned-heatmap")
-
-    st.subheader("Which positions look alike")
+def alike() -> None:
     draw("learned-similarity")
     draw("learned-relative")
 
-    st.subheader("Learned vs sinusoidal vs no position encoding")
+
+def against_sinusoidal() -> None:
     compared = draw("learned-compare")
     if compared is not None:
         st.dataframe(pd.DataFrame(comparison_rows(compared)), hide_index=True, width="stretch")
 
-    st.subheader("Past the table's end")
-    draw("learned-beyond")
+
+if ready:
+    show_sections(
+        {
+            "The table": lambda: draw("learned-heatmap"),
+            "Which positions look alike": alike,
+            "Learned vs sinusoidal vs no position encoding": against_sinusoidal,
+            "Past the table's end": lambda: draw("learned-beyond"),
+        }
+    )
 
 st.markdown(
     "**What to notice**\n"

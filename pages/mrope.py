@@ -4,6 +4,7 @@ import streamlit as st
 
 from ui import controls, show
 from ui.router import ensure_app_router
+from ui.sections import show_sections
 
 ensure_app_router()
 
@@ -29,21 +30,28 @@ st.caption(
     "Items: `text:N` · `image:TxHxW` (or `image:HxW`) · `video:TxHxW`, in patches (Qwen2-VL: 14-pixel patches, "
     "a video's T counts pairs of frames); H and W must be divisible by spatial_merge_size. At most 4,096 tokens."
 )
-left, right = st.columns(2)
-with left:
+with st.columns(2)[0]:
     segments["spatial_merge_size"] = controls.control("spatial_merge_size")
-with right:
-    vision = {"vision_index": controls.control("vision_index", widget="number")}
 
-st.header("Three rows of position ids")
-result = show.figure("mrope-position-ids", segments)
 
-st.header("Which frequency pairs each axis turns")
-pairs = controls.controls(["mrope_section", "mrope_layout", "head_dim", "base"], columns=4)
-show.figure("mrope-channels", {**segments, **pairs})
+def frequency_pairs() -> None:
+    pairs = controls.controls(["mrope_section", "mrope_layout", "head_dim", "base"], columns=4)
+    show.figure("mrope-channels", {**segments, **pairs})
 
-st.header("One image or video on its token grid")
-show.figure("mrope-grid", {**segments, **vision})
+
+def token_grid() -> None:
+    with st.columns(2)[0]:
+        vision = {"vision_index": controls.control("vision_index", widget="number")}
+    show.figure("mrope-grid", {**segments, **vision})
+
+
+show_sections(
+    {
+        "Three rows of position ids": lambda: show.figure("mrope-position-ids", segments),
+        "Which frequency pairs each axis turns": frequency_pairs,
+        "One image or video on its token grid": token_grid,
+    }
+)
 
 st.markdown(
     "**What to notice**\n"

@@ -5,6 +5,7 @@ import streamlit as st
 from figures.relative import t5_bucket_table
 from ui import controls, show
 from ui.router import ensure_app_router
+from ui.sections import show_sections
 
 ensure_app_router()
 
@@ -20,31 +21,40 @@ st.markdown(
 
 positions = controls.controls(["seq_len", "view", "start"], columns=3)
 
-st.header("Shaw et al. (2018): clipped relative index")
-st.latex(
-    r"\mathrm{index}(i, j) = \mathrm{clip}(j - i,\,-k,\,k) + k \in [0, 2k],\qquad "
-    r"e_{ij} = \frac{x_i W_Q\,(x_j W_K + a^K_{\mathrm{index}(i,j)})^\top}{\sqrt{d}}"
-)
-shaw = {**positions, **controls.controls(["clip_distance"], columns=3)}
-show.figure("relative-shaw", shaw)
 
-st.header("T5 (Raffel et al. 2020): relative position buckets")
-st.latex(
-    r"b(r) = \begin{cases} |r| & |r| < n_{\mathrm{exact}} \\ "
-    r"\min\!\Big(n_{\mathrm{exact}} + \Big\lfloor \frac{\ln(|r|/n_{\mathrm{exact}})}{\ln(D/n_{\mathrm{exact}})}"
-    r"(B - n_{\mathrm{exact}}) \Big\rfloor,\; B-1\Big) & \text{otherwise} \end{cases}"
-    r"\qquad r = j - i,\; n_{\mathrm{exact}} = B/2"
+def shaw() -> None:
+    st.latex(
+        r"\mathrm{index}(i, j) = \mathrm{clip}(j - i,\,-k,\,k) + k \in [0, 2k],\qquad "
+        r"e_{ij} = \frac{x_i W_Q\,(x_j W_K + a^K_{\mathrm{index}(i,j)})^\top}{\sqrt{d}}"
+    )
+    show.figure("relative-shaw", {**positions, **controls.controls(["clip_distance"], columns=3)})
+
+
+def t5() -> None:
+    st.latex(
+        r"b(r) = \begin{cases} |r| & |r| < n_{\mathrm{exact}} \\ "
+        r"\min\!\Big(n_{\mathrm{exact}} + \Big\lfloor \frac{\ln(|r|/n_{\mathrm{exact}})}{\ln(D/n_{\mathrm{exact}})}"
+        r"(B - n_{\mathrm{exact}}) \Big\rfloor,\; B-1\Big) & \text{otherwise} \end{cases}"
+        r"\qquad r = j - i,\; n_{\mathrm{exact}} = B/2"
+    )
+    st.caption(
+        "B = buckets per side, D = max_distance. Bidirectional (encoder): B = num_buckets/2 and keys after the query "
+        "add B to the bucket. Causal (decoder): B = num_buckets for the past, and every key after the query gets "
+        "bucket 0. The logit gets a learned scalar per (bucket, head), shared by all layers; T5 does not divide by √d."
+    )
+    buckets = controls.controls(["num_buckets", "max_distance", "bidirectional"], columns=3)
+    if show.figure("relative-t5-bucket", buckets) is not None:  # None: the settings were refused, with a message
+        st.markdown("**Which offsets share a bucket**")
+        st.dataframe(t5_bucket_table(buckets), hide_index=True, width="stretch", height=300)
+    show.figure("relative-t5-matrix", {**buckets, **positions})
+
+
+show_sections(
+    {
+        "Shaw et al. (2018): clipped relative index": shaw,
+        "T5 (Raffel et al. 2020): relative position buckets": t5,
+    }
 )
-st.caption(
-    "B = buckets per side, D = max_distance. Bidirectional (encoder): B = num_buckets/2 and keys after the query "
-    "add B to the bucket. Causal (decoder): B = num_buckets for the past, and every key after the query gets "
-    "bucket 0. The logit gets a learned scalar per (bucket, head), shared by all layers; T5 does not divide by √d."
-)
-t5 = controls.controls(["num_buckets", "max_distance", "bidirectional"], columns=3)
-if show.figure("relative-t5-bucket", t5) is not None:  # None: the settings were refused, with a message
-    st.markdown("**Which offsets share a bucket**")
-    st.dataframe(t5_bucket_table(t5), hide_index=True, width="stretch", height=300)
-show.figure("relative-t5-matrix", {**t5, **positions})
 
 st.markdown(
     "**What to notice**\n"

@@ -5,6 +5,7 @@ import streamlit as st
 from figures.registry import get_spec
 from ui import controls, show
 from ui.router import ensure_app_router
+from ui.sections import show_sections
 
 ensure_app_router()
 
@@ -38,26 +39,37 @@ def draw(figure_id: str) -> None:
     show.figure(figure_id, {name: params[name] for name in get_spec(figure_id).params})
 
 
-st.subheader("Which channels rotate together")
-draw("rope-channels")
+def channels() -> None:
+    draw("rope-channels")
 
-st.subheader("Rotation angles and wavelengths")
-draw("rope-angles")
-draw("rope-wavelengths")
 
-st.subheader("One pair turning")
-with st.columns(2)[0]:
-    params["pair"] = controls.control("pair")
-draw("rope-pair-rotation")
+def angles() -> None:
+    draw("rope-angles")
+    draw("rope-wavelengths")
 
-st.subheader("The relative property")
-with st.columns(3)[0]:
-    params["qk_seed"] = controls.control("qk_seed")
-draw("rope-scores")
-draw("rope-relative-profile")
 
-st.subheader("Long-term decay")
-draw("rope-decay")
+def one_pair() -> None:
+    with st.columns(2)[0]:
+        params["pair"] = controls.control("pair")
+    draw("rope-pair-rotation")
+
+
+def relative_property() -> None:
+    with st.columns(3)[0]:
+        params["qk_seed"] = controls.control("qk_seed")
+    draw("rope-scores")
+    draw("rope-relative-profile")
+
+
+show_sections(
+    {
+        "Which channels rotate together": channels,
+        "Rotation angles and wavelengths": angles,
+        "One pair turning": one_pair,
+        "The relative property": relative_property,
+        "Long-term decay": lambda: draw("rope-decay"),
+    }
+)
 
 st.markdown(
     "**What to notice**\n"

@@ -5,6 +5,7 @@ import streamlit as st
 from figures.registry import get_spec
 from ui import controls, show
 from ui.router import ensure_app_router
+from ui.sections import show_sections
 
 ensure_app_router()
 
@@ -35,23 +36,36 @@ def draw(figure_id: str) -> None:
     show.figure(figure_id, {name: params[name] for name in get_spec(figure_id).params})
 
 
-st.subheader("The table")
-draw("sinusoidal-heatmap")
+def table() -> None:
+    draw("sinusoidal-heatmap")
 
-st.subheader("One wave per channel")
-params["dims"] = controls.control("dims")
-draw("sinusoidal-waves")
-draw("sinusoidal-wavelengths")
 
-st.subheader("A relative code")
-draw("sinusoidal-similarity")
-draw("sinusoidal-relative")
-params["offset"] = controls.control("offset")
-draw("sinusoidal-linear-map")
+def waves() -> None:
+    params["dims"] = controls.control("dims")
+    draw("sinusoidal-waves")
+    draw("sinusoidal-wavelengths")
 
-st.subheader("Adding PE to a token embedding, or concatenating it")
-params["token_scale"] = controls.control("token_scale")
-draw("sinusoidal-add-vs-concat")
+
+def relative_code() -> None:
+    draw("sinusoidal-similarity")
+    draw("sinusoidal-relative")
+    params["offset"] = controls.control("offset")
+    draw("sinusoidal-linear-map")
+
+
+def add_or_concatenate() -> None:
+    params["token_scale"] = controls.control("token_scale")
+    draw("sinusoidal-add-vs-concat")
+
+
+show_sections(
+    {
+        "The table": table,
+        "One wave per channel": waves,
+        "A relative code": relative_code,
+        "Add or concatenate": add_or_concatenate,
+    }
+)
 
 st.markdown(
     "**What to notice**\n"

@@ -34,5 +34,5 @@ st.markdown(
 )
 
 st.subheader("The schemes at a glance")
-st.dataframe(pd.DataFrame(SCHEME_FACTS), hide_index=True, width="stretch")
+st.table(pd.DataFrame(SCHEME_FACTS).set_index("scheme"))
 st.caption("Each scheme has its own page in the sidebar; *Compare* overlays them.")

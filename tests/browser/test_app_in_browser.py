@@ -4,12 +4,14 @@ the modebar and the export menu download real images, and no console error or Py
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
 from bench.scenarios import PAGES
 from tests.browser.conftest import SCREENSHOTS
-from tests.browser.helpers import exceptions_on_page, fingerprint, png_size, wait_until_drawn
+from tests.browser.helpers import CHART, exceptions_on_page, fingerprint, png_size, wait_until_drawn
+from ui.sections import ALL
 
 pytestmark = pytest.mark.browser
 
@@ -31,7 +33,7 @@ def test_every_page_draws_its_figures_without_errors(app_url, tab, page_name):
 
 @pytest.mark.parametrize("page_name", PAGES)
 def test_a_control_changes_the_figure_and_the_link_restores_it(app_url, browser, tab, page_name):
-    tab.goto(f"{app_url}/{path_of(page_name)}")
+    tab.goto(f"{app_url}/{path_of(page_name)}?section={quote(ALL)}")  # every figure of the page
     wait_until_drawn(tab)
     before = fingerprint(tab)
     box = tab.locator("[data-testid='stMain'] [data-testid='stNumberInput'] input").first
@@ -55,6 +57,24 @@ def _another_value(current: str) -> int | float:
     value = float(current)
     changed = value * 2 if value else 1
     return int(changed) if value.is_integer() else changed
+
+
+def test_a_tab_draws_its_section_and_its_link_opens_it(app_url, browser, tab):
+    tab.goto(f"{app_url}/rope")
+    wait_until_drawn(tab)
+    assert tab.locator(CHART).count() == 1  # only the first section ("Which channels rotate together")
+    url_before = tab.url
+    tab.get_by_role("tab", name="Rotation angles and wavelengths").click()
+    tab.wait_for_function("(old) => window.location.href !== old", arg=url_before, timeout=60_000)
+    wait_until_drawn(tab)
+    assert "section=Rotation" in tab.url
+    shown = fingerprint(tab)
+    assert len(shown) == 2 and "RoPE angle" in shown[0] and "wavelength" in shown[1]
+    other = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    other.goto(tab.url)
+    wait_until_drawn(other)
+    assert fingerprint(other) == shown, "the link did not open the same section"
+    other.context.close()
 
 
 def test_modebar_and_export_menu_download_real_pngs(app_url, tab):

@@ -9,6 +9,8 @@ import pytest
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
+from ui.sections import ALL, KEY
+
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 120
 
@@ -35,10 +37,17 @@ def _behave_like_the_server() -> None:
 _behave_like_the_server()
 
 
-def open_page(page: str, query: dict[str, str] | None = None) -> AppTest:
-    """Run app.py on ``pages/<page>.py`` as a browser opening ``/<page>?<query>`` would."""
+def open_page(page: str, query: dict[str, str] | None = None, *, section: str | None = ALL) -> AppTest:
+    """Run app.py on ``pages/<page>.py`` as a browser opening ``/<page>?<query>`` would.
+
+    Pages with sections open on "All sections" (every figure) unless ``section`` says otherwise; ``None`` leaves
+    the link without one, as a visitor's first click on the page would.
+    """
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
-    for name, value in (query or {}).items():
+    query = dict(query or {})
+    if section is not None:
+        query.setdefault(KEY, section)
+    for name, value in query.items():
         at.query_params[name] = str(value)
     if page != "why_position":
         at.switch_page(f"pages/{page}.py")

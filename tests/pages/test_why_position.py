@@ -6,7 +6,7 @@ def test_page_runs_and_shows_the_attention_figure_and_the_scheme_table():
     assert_healthy(at)
     specs = chart_specs(at)
     assert len(specs) == 1 and len(specs[0]["data"]) == 4
-    assert len(at.dataframe) == 1 and "ALiBi" in at.dataframe[0].value["scheme"].tolist()
+    assert len(at.table) == 1 and "ALiBi" in at.table[0].value.index.tolist()
     assert any("No PE" in caption.value for caption in at.caption)
 
 
