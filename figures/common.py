@@ -139,3 +139,15 @@ def sampled_note(shown: int, total: int, what: str = "positions", *, stride: int
         return f"all {total:,} {what}"
     spacing = f"one every {stride:,}" if stride else "evenly spaced"
     return f"sampled: {shown:,} of {total:,} {what}, {spacing} (exact values at those {what})"
+
+
+def placeholder(title: str, *, height: int = 450) -> go.Figure:
+    """The frame a figure takes while its numbers are computed: its title and "Computing…", no data.
+
+    Sent first, it lets the browser load and start plotly.js while the server computes (see ``ui.show``).
+    """
+    fig = go.Figure(layout={"title": {"text": title}, "height": height, "template": "posenc"})
+    fig.update_xaxes(visible=False)
+    fig.update_yaxes(visible=False)
+    fig.add_annotation(text=f"Computing {title}…", showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")
+    return fig

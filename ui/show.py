@@ -1,4 +1,9 @@
-"""Show a registered figure: built once per parameter set (cached), drawn, with its notes and exports."""
+"""Show a registered figure: built once per parameter set (cached), drawn, with its notes and exports.
+
+A figure not built before first takes its frame (``figures.common.placeholder``: title and "Computing…"), sent
+before the computation starts. The browser sees a chart at once, so it loads and starts plotly.js (about a second
+on a slow machine) while the server computes, instead of afterwards.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +14,14 @@ from typing import Any
 import streamlit as st
 
 from figures import registry
+from figures.common import placeholder
 from ui import state
 from ui.export_menu import export_menu
 
 MODEBAR = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
+PLACEHOLDER_CONFIG = {"staticPlot": True, "displayModeBar": False}
+_BUILT: set[tuple[str, str, str]] = set()  # cache keys built in this process (placeholders only for new ones)
+_BUILT_LIMIT = 4096
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
@@ -21,24 +30,36 @@ def _build_cached(figure_id: str, params_json: str, style: str) -> registry.Figu
     return registry.build(figure_id, json.loads(params_json), style=style)
 
 
+def _cache_key(figure_id: str, params: Mapping[str, Any]) -> tuple[str, str, str]:
+    full = {**params, "device": st.session_state.get("device_in_use", "auto")}
+    return figure_id, json.dumps(full, sort_keys=True, default=_jsonable), st.session_state.get("theme", "screen")
+
+
 def build(figure_id: str, params: Mapping[str, Any]) -> registry.FigureResult:
     """The figure for ``params`` (plus the sidebar's device), from the cache when it was built before."""
-    full = {**params, "device": st.session_state.get("device_in_use", "auto")}
-    params_json = json.dumps(full, sort_keys=True, default=_jsonable)
+    key = _cache_key(figure_id, params)
     with st.spinner(f"Computing {registry.get_spec(figure_id).title}…"):
-        return _build_cached(figure_id, params_json, st.session_state.get("theme", "screen"))
+        result = _build_cached(*key)
+    if len(_BUILT) >= _BUILT_LIMIT:
+        _BUILT.clear()
+    _BUILT.add(key)
+    return result
 
 
 def figure(figure_id: str, params: Mapping[str, Any]) -> registry.FigureResult | None:
     """Draw figure ``figure_id``; a core ``ValueError`` becomes a message in its place, never a traceback."""
+    title = registry.get_spec(figure_id).title
+    slot = st.empty()
+    if _cache_key(figure_id, params) not in _BUILT:
+        slot.plotly_chart(placeholder(title), theme=None, width="stretch", config=PLACEHOLDER_CONFIG)
     try:
         result = build(figure_id, params)
     except ValueError as error:
-        st.error(f"{registry.get_spec(figure_id).title}: {error}", icon="🚫")
+        slot.error(f"{title}: {error}", icon="🚫")
         return None
     stem = registry.file_stem(figure_id, params, state.preset_slug())
     config = {**MODEBAR, "toImageButtonOptions": {"format": "png", "filename": stem, "scale": 2}}
-    st.plotly_chart(result.figure, theme=None, width="stretch", config=config, key=f"chart-{figure_id}")
+    slot.plotly_chart(result.figure, theme=None, width="stretch", config=config, key=f"chart-{figure_id}")
     for note in result.notes:
         st.caption(note)
     export_menu(figure_id, result, stem)

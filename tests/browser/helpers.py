@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 CHART = "div[data-testid='stPlotlyChart']"
-ALL_DRAWN = """() => {
+# A drawn figure has a trace group (scatter, bar) or a heatmap image; a "Computing…" placeholder has neither.
+DRAWN_TRACE = ".main-svg g.trace, .main-svg g.hm"
+ALL_DRAWN = (
+    """() => {
+  const DRAWN_TRACE = '"""
+    + DRAWN_TRACE
+    + """';
   const charts = document.querySelectorAll("div[data-testid='stPlotlyChart']");
   const running = document.querySelector("[data-testid='stStatusWidget']");
-  return charts.length > 0 && !running && [...charts].every(c => c.querySelector('.main-svg'));
+  return charts.length > 0 && !running && [...charts].every(c => c.querySelector(DRAWN_TRACE));
 }"""
+)
 FINGERPRINT = """() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => JSON.stringify({
   title: gd.layout && gd.layout.title && gd.layout.title.text,
   data: (gd.data || []).map(t => [t.type, t.name,

@@ -4,7 +4,7 @@ import pytest
 import figures  # noqa: F401  (registers every figure)
 from bench.scenarios import SCENARIOS
 from figures import registry
-from figures.common import evenly_spaced, heatmap
+from figures.common import evenly_spaced, heatmap, placeholder
 
 
 def _heatmap(x, y):
@@ -57,3 +57,10 @@ def test_every_heatmap_is_drawn_as_one_image(scenario):
             if trace.type == "heatmap":
                 assert _axis_is_drawn_as_one_image(fig, trace, "x"), (figure_id, "x")
                 assert _axis_is_drawn_as_one_image(fig, trace, "y"), (figure_id, "y")
+
+
+def test_a_placeholder_has_the_title_and_says_computing_but_holds_no_data():
+    fig = placeholder("RoPE angles", height=300)
+    assert fig.data == ()
+    assert fig.layout.title.text == "RoPE angles" and fig.layout.height == 300
+    assert [note.text for note in fig.layout.annotations] == ["Computing RoPE angles…"]
