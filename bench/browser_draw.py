@@ -1,8 +1,10 @@
 """Time from opening a page (at the largest parameters) to its figures drawn, in headless Chromium.
 
 Two times per page, read from the page's own clock (milliseconds since navigation start):
-- first figure: the first Plotly figure is on screen;
+- first figure: the first Plotly figure is on screen with its data (a "Computing…" placeholder does not count);
 - all figures: every figure on the page is drawn and the script run has finished (no status widget).
+A page opens as a visitor's link opens it: on its first section (ui.sections). ``run(..., section=ALL)`` opens
+"All sections" instead, every figure of the page.
 Each page opens in a new tab of one browser whose HTTP cache is warm (a returning visitor), against a server
 that has already run the app once, but never these pages at these parameters (so their figures are computed).
 The reference app (bench/reference_app.py: one tiny chart) is measured the same way: the floor on this machine.
@@ -18,12 +20,13 @@ from tests.browser.server import CHROMIUM_ARGS, running_app
 TIMEOUT_S = 60
 ROUNDS = 3  # each with a fresh server, so every page's figures are computed in every round
 CHARTS = "div[data-testid='stPlotlyChart']"
+DRAWN_TRACE = ".main-svg g.trace, .main-svg g.hm"  # a trace group or heatmap image: not a placeholder
 # Polls every 10 ms from navigation start; records when the first figure and when every figure was drawn.
 RECORDER = f"""
 window.__draw = {{first: null, all: null}};
 const poll = setInterval(() => {{
   const charts = [...document.querySelectorAll("{CHARTS}")];
-  const drawn = charts.filter(c => c.querySelector('.main-svg')).length;
+  const drawn = charts.filter(c => c.querySelector("{DRAWN_TRACE}")).length;
   if (drawn > 0 && window.__draw.first === null) window.__draw.first = performance.now();
   if (charts.length > 0 && drawn === charts.length && !document.querySelector('[data-testid="stStatusWidget"]')) {{
     window.__draw.all = performance.now();
@@ -33,9 +36,10 @@ const poll = setInterval(() => {{
 """
 
 
-def run(pages, query: dict, rounds: int = ROUNDS) -> list[dict]:
+def run(pages, query: dict, rounds: int = ROUNDS, section: str | None = None) -> list[dict]:
     """One row per page: median "first_figure_s" and "first_draw_s" (all figures) of ``rounds`` fresh servers,
-    with every round's times; None where a figure was not drawn."""
+    with every round's times; None where a figure was not drawn. ``section``: the tab to open (default: first)."""
+    query = {**query, "section": section} if section else query
     urls = {page: f"/{'' if page == 'why_position' else page}?{urlencode(query)}" for page in pages}
     measured = [_measure("app.py", "/mrope", urls) for _ in range(rounds)]  # warm-up: mrope at its defaults
     return [_median_of([round_rows[i] for round_rows in measured]) for i in range(len(urls))]

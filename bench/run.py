@@ -20,6 +20,7 @@ import torch
 from bench import core_bench
 from bench.browser_draw import ROUNDS, TIMEOUT_S
 from bench.scenarios import PAGES, SCENARIOS
+from ui.sections import ALL
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGETS = {"default_ms": 150, "largest_ms": 600, "bytes": 3_000_000, "memory_mb": 1536, "draw_s": 3.0}
@@ -39,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         from bench import browser_draw
 
         results["first_draw"] = browser_draw.run(pages, SCENARIOS["largest"])
+        results["first_draw_all_sections"] = browser_draw.run(pages, SCENARIOS["largest"], section=ALL)
         results["first_draw_reference"] = browser_draw.reference()
     _save(results)
     table = render_markdown(results)
@@ -78,22 +80,25 @@ def render_markdown(results: dict) -> str:
         f"torch {machine['torch']}, {'GPU ' + machine['gpu'] if machine['gpu'] else 'no GPU'}.",
         "",
         "| page | scenario | rerun ms (median / min / max) | figure JSON | peak memory | first figure drawn "
-        "| all figures drawn |",
-        "|---|---|---|---|---|---|---|",
+        "| all figures drawn | first figure, all sections |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     draws = {row["page"]: row for row in results.get("first_draw", [])}
+    all_sections = {row["page"]: row for row in results.get("first_draw_all_sections", [])}
     for row in results["pages"]:
         if row.get("errors"):
-            lines.append(f"| {row['page']} | {row['scenario']} | error: {row['errors'][0][:80]} | | | | |")
+            lines.append(f"| {row['page']} | {row['scenario']} | error: {row['errors'][0][:80]} | | | | | |")
             continue
         target = TARGETS["default_ms" if row["scenario"] == "default" else "largest_ms"]
         draw = draws.get(row["page"]) if row["scenario"] == "largest" else None
+        everything = all_sections.get(row["page"]) if row["scenario"] == "largest" else None
         lines.append(
             f"| {row['page']} | {row['scenario']} | {row['rerun_ms_median']:.0f} / {row['rerun_ms_min']:.0f} / "
             f"{row['rerun_ms_max']:.0f} {_mark(row['rerun_ms_median'] <= target)} | "
             f"{row['figure_bytes'] / 1e6:.2f} MB {_mark(row['figure_bytes'] <= TARGETS['bytes'])} | "
             f"{row['peak_memory_mb']:.0f} MB {_mark(row['peak_memory_mb'] <= TARGETS['memory_mb'])} | "
-            f"{_draw_cell(draw, 'first_figure_s')} | {_draw_cell(draw, 'first_draw_s')} |"
+            f"{_draw_cell(draw, 'first_figure_s')} | {_draw_cell(draw, 'first_draw_s')} | "
+            f"{_draw_cell(everything, 'first_figure_s', marked=False)} |"
         )
     reference = results.get("first_draw_reference")
     if reference:
@@ -119,21 +124,24 @@ def render_markdown(results: dict) -> str:
         "",
         f"Targets: rerun <= {targets['default_ms']} ms at defaults and <= {targets['largest_ms']} ms at the largest "
         f"parameters; <= 3 MB of figure JSON per page; <= 1.5 GB peak memory; first draw <= {targets['draw_s']} s. "
-        "Rerun = one AppTest run of app.py and the page with nothing changed (what the server does per rerun). "
+        "Rerun = one AppTest run of app.py and the page with nothing changed (what the server does per rerun), "
+        "with every section of the page drawn (its *All sections* tab: the most a page computes and sends). "
         "Drawn = seconds from navigation start in headless Chromium on the same machine as the server, median of "
-        f"{ROUNDS} fresh servers (the page's figures computed each time); *first figure* is the first figure on "
-        "screen, *all figures* every figure of the page drawn and the script run finished.",
+        f"{ROUNDS} fresh servers (the page's figures computed each time), for the page as its link opens it (its "
+        "first section); *first figure* is the first figure on screen with its data, *all figures* every figure "
+        "of that section drawn and the script run finished. The last column opens the *All sections* tab instead "
+        "(no target: a reader asks for every figure at once there).",
         "",
     ]
     return "\n".join(lines)
 
 
-def _draw_cell(draw: dict | None, key: str) -> str:
+def _draw_cell(draw: dict | None, key: str, *, marked: bool = True) -> str:
     if draw is None:
         return ""
     if draw.get(key) is None:
-        return f"not drawn in {TIMEOUT_S} s ❌"
-    return f"{draw[key]:.2f} s {_mark(draw[key] <= TARGETS['draw_s'])}"
+        return f"not drawn in {TIMEOUT_S} s" + (" ❌" if marked else "")
+    return f"{draw[key]:.2f} s" + (f" {_mark(draw[key] <= TARGETS['draw_s'])}" if marked else "")
 
 
 def _mark(ok: bool) -> str:
