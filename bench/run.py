@@ -107,7 +107,8 @@ def render_markdown(results: dict) -> str:
             "",
             f"Floor on this machine: a Streamlit app with a title and one three-point Plotly chart "
             f"(bench/reference_app.py), opened the same way, draws it after {reference['first_figure_s']:.2f} s "
-            "(Streamlit's and plotly.js's start-up in the browser); *floor +* is how far a page's first figure is above it.",
+            "(Streamlit's and plotly.js's start-up in the browser); "
+            "*floor +* is how far a page's first figure is above it.",
         ]
     core = results["core"]
     lines += [
