@@ -3,9 +3,9 @@
 import pandas as pd
 import streamlit as st
 
-from figures.compare import comparison_rows
-from figures.compare_schemes import syntax_help
-from figures.scheme_facts import SCHEME_FACTS
+from figures.compare.metrics import comparison_rows
+from figures.compare.schemes import syntax_help
+from figures.why.scheme_facts import SCHEME_FACTS
 from ui import controls, show
 from ui.router import ensure_app_router
 from ui.sections import show_sections

@@ -3,8 +3,9 @@
 import pandas as pd
 import streamlit as st
 
-from figures import learned
-from figures.learned_compare import comparison_rows
+from figures.learned import params as learned_params
+from figures.learned import sources as learned_sources
+from figures.learned.versus import comparison_rows
 from figures.params import defaults
 from figures.registry import get_spec
 from ui import controls, show
@@ -23,7 +24,7 @@ st.markdown(
 )
 st.latex(r"x_p = e_{\mathrm{token}(p)} + T[p],\qquad T \in \mathbb{R}^{L_{\max} \times d},\qquad 0 \le p < L_{\max}")
 
-params = defaults(learned.TABLE_PARAMS)
+params = defaults(learned_params.TABLE_PARAMS)
 params["table_source"] = source = controls.control("table_source")
 ready = True
 if source == "random":
@@ -40,7 +41,7 @@ elif source == "upload":
         st.info("Upload a table to see it. A link to this page cannot carry a file: it opens without the table.")
     else:
         try:
-            read = learned.add_upload(upload.getvalue(), upload.name)
+            read = learned_sources.add_upload(upload.getvalue(), upload.name)
         except ValueError as error:
             ready = False
             st.error(f"{upload.name}: {error}", icon="🚫")

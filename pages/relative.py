@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from figures.relative import t5_bucket_table
+from figures.relative.t5 import t5_bucket_table
 from ui import controls, show
 from ui.router import ensure_app_router
 from ui.sections import show_sections

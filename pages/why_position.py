@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from figures.scheme_facts import SCHEME_FACTS
+from figures.why.scheme_facts import SCHEME_FACTS
 from ui import controls, show
 from ui.router import ensure_app_router
 

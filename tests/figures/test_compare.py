@@ -5,7 +5,9 @@ import pytest
 import torch
 
 import figures  # noqa: F401
-from figures import compare, registry
+from figures import registry
+from figures.compare.decay import decay_bound
+from figures.compare.metrics import comparison_rows
 from posenc_core import alibi, learned, metrics, presets, relative, rope, rope_bounds
 
 LARGEST = {"seq_len": 1_048_576, "d_model": 8192, "head_dim": 512}
@@ -119,7 +121,7 @@ def test_a_trained_table_decays_with_distance():
 
 def test_metrics_table_rows():
     params = _params(seq_len=4096)
-    rows = compare.comparison_rows(registry.build("compare-similarity", params), params)
+    rows = comparison_rows(registry.build("compare-similarity", params), params)
     assert [row["scheme"][:5] for row in rows] == ["sinus", "RoPE ", "ALiBi", "T5 T5"]
     sinus, llama, bloom, t5 = rows
     theta = 10000.0 ** (-np.arange(64) / 64)
@@ -142,13 +144,13 @@ def test_decay_bound_matches_a_loop_over_the_roformer_sum():
             partial += complex(math.cos(k * theta), math.sin(k * theta))
             total += abs(partial)
         expected.append(total / 8)
-    np.testing.assert_allclose(compare.decay_bound(ks, inv).numpy(), expected, rtol=1e-12)
+    np.testing.assert_allclose(decay_bound(ks, inv).numpy(), expected, rtol=1e-12)
 
 
 def test_decay_bound_equals_the_core_bound_for_default_frequencies():
     distances, expected = rope_bounds.decay_bound(5000, 128, 500000.0, num_points=101, dtype=torch.float64)
     inv = rope.inv_freq(128, 500000.0, dtype=torch.float64)[0]
-    np.testing.assert_allclose(compare.decay_bound(distances.long(), inv).numpy(), expected.numpy(), rtol=1e-9)
+    np.testing.assert_allclose(decay_bound(distances.long(), inv).numpy(), expected.numpy(), rtol=1e-9)
 
 
 def test_decay_figure_draws_each_rope_item_relative_to_k_zero():

@@ -7,7 +7,7 @@ import torch
 
 import figures  # noqa: F401  (registers every figure)
 from figures import registry
-from figures.context_angles import chosen_pairs
+from figures.context.angles import chosen_pairs
 from posenc_core import rope, rope_scaling
 
 

@@ -5,12 +5,12 @@ import pytest
 
 import figures  # noqa: F401  (registers every figure and parameter)
 from figures import registry
-from figures.context_extension import (
+from figures.context.style import mark
+from figures.context.variants import (
     describe,
     extended_context,
     longrope_lists,
     longrope_note,
-    mark,
     scaling,
     variant_frequencies,
 )

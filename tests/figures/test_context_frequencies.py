@@ -5,7 +5,7 @@ import pytest
 
 import figures  # noqa: F401  (registers every figure)
 from figures import registry
-from figures.context_extension import VARIANT_LABELS
+from figures.context.variants import VARIANT_LABELS
 from posenc_core import presets, rope, rope_scaling
 
 LARGEST = {

@@ -6,9 +6,9 @@ import torch
 from safetensors.torch import save_file
 
 import figures  # noqa: F401  (registers every figure)
-from figures import learned as learned_figures
 from figures import registry
-from figures.learned_compare import COMPARED, comparison_rows
+from figures.learned import sources as learned_sources
+from figures.learned.versus import COMPARED, comparison_rows
 from posenc_core import learned, metrics, sinusoidal
 
 FIGURE_IDS = [figure_id for figure_id, spec in registry.FIGURES.items() if spec.page == "learned"]
@@ -23,7 +23,7 @@ def _build(figure_id, **overrides):
 
 
 def _upload(path):
-    return learned_figures.add_upload(path.read_bytes(), path.name)
+    return learned_sources.add_upload(path.read_bytes(), path.name)
 
 
 @pytest.fixture
@@ -95,7 +95,7 @@ def test_bad_uploads_and_unknown_hashes_raise_readable_errors(tmp_path):
 
 def test_the_upload_store_keeps_only_the_latest_tables(tmp_path):
     hashes = []
-    for n in range(learned_figures.MAX_UPLOADS + 1):
+    for n in range(learned_sources.MAX_UPLOADS + 1):
         path = tmp_path / f"t{n}.npy"
         np.save(path, np.full((4, 3), n, dtype=np.float32))
         hashes.append(_upload(path).sha256)

@@ -7,7 +7,7 @@ import torch
 
 import figures  # noqa: F401
 from figures import registry
-from figures.mrope import parse_segments
+from figures.mrope.segments import parse_segments
 from figures.params import PARAMS
 from figures.preset_params import params_from_preset
 from posenc_core import mrope, presets, rope

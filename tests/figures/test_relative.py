@@ -6,7 +6,7 @@ import torch
 
 import figures  # noqa: F401
 from figures import registry
-from figures.relative import bucket_segments, t5_bucket_table
+from figures.relative.t5 import bucket_segments, t5_bucket_table
 from posenc_core import relative
 
 LARGEST = {"seq_len": 1_048_576, "clip_distance": 1_048_576, "num_buckets": 1024, "max_distance": 1_048_576}

@@ -8,7 +8,7 @@ import torch
 
 import figures  # noqa: F401  (registers every figure)
 from figures import registry
-from figures.sinusoidal_similarity import LINEAR_MAP_MAX_D
+from figures.sinusoidal.linear_map import LINEAR_MAP_MAX_D
 from posenc_core import metrics, sinusoidal
 
 LARGEST = {"seq_len": 1_048_576, "d_model": 8192}

@@ -1,0 +1,111 @@
+"""The RoPE scaling variants drawn side by side: the core's scaling dict of each for the page's values, and
+their frequencies."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import torch
+
+from posenc_core import presets, rope_scaling
+
+VARIANTS = ("linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
+
+
+VARIANT_LABELS = {
+    "default": "original (no scaling)",
+    "linear": "linear (PI)",
+    "ntk": "NTK-aware (static)",
+    "dynamic": "dynamic NTK",
+    "yarn": "YaRN",
+    "llama3": "Llama 3.1",
+    "longrope": "LongRoPE",
+}
+
+
+LONGROPE_PRESET = "phi-3-mini-128k"  # the only real LongRoPE factor lists the app holds
+
+
+def describe(p: Mapping[str, Any]) -> str:
+    """'head_dim=128, base=10000, s=4, L=4,096' for titles (plus the rotary fraction when partial)."""
+    text = f"head_dim={p['head_dim']}, base={p['base']:g}"
+    if p["partial_rotary_factor"] != 1.0:
+        text += f", partial={p['partial_rotary_factor']:g}"
+    return text + f", s={p['factor']:g}, L={p['original_max_position_embeddings']:,}"
+
+
+def extended_context(p: Mapping[str, Any]) -> int:
+    """s·L: the context the factor is meant to reach."""
+    return max(1, round(p["factor"] * p["original_max_position_embeddings"]))
+
+
+def longrope_lists(n_pairs: int) -> dict[str, Any] | None:
+    """Phi-3-mini-128k's short/long factor lists when the rotary dim has as many pairs (48), else None."""
+    scaling = presets.PRESETS[LONGROPE_PRESET].rope_scaling
+    if len(scaling["short_factor"]) != n_pairs:
+        return None
+    return {key: list(scaling[key]) for key in ("short_factor", "long_factor")}
+
+
+def longrope_note(n_pairs: int) -> str:
+    """Which LongRoPE lists are drawn, or why LongRoPE is left out."""
+    name = presets.PRESETS[LONGROPE_PRESET].name
+    if longrope_lists(n_pairs) is not None:
+        return (
+            f"LongRoPE uses {name}'s short/long factor lists (its April 2024 config.json): LongRoPE's factors "
+            "are searched per model, so these are that model's numbers, not a formula of s."
+        )
+    return (
+        f"LongRoPE is left out: its per-pair factors are searched per model, and the only lists the app holds "
+        f"({name}'s) have 48 pairs, not {n_pairs}. Choose the {name} preset (head_dim 96) to see them."
+    )
+
+
+def scaling(variant: str, p: Mapping[str, Any], n_pairs: int) -> dict[str, Any] | None:
+    """The core's ``rope_scaling`` dict for ``variant`` with the page's values (None for 'default')."""
+    if variant == "default":
+        return None
+    block: dict[str, Any] = {"rope_type": variant, "factor": p["factor"]}
+    original = {"original_max_position_embeddings": p["original_max_position_embeddings"]}
+    if variant == "yarn":
+        block |= original | {key: p[key] for key in ("beta_fast", "beta_slow", "truncate")}
+        block |= {key: p[key] for key in ("mscale", "mscale_all_dim") if p[key]}
+    elif variant == "llama3":
+        block |= original | {key: p[key] for key in ("low_freq_factor", "high_freq_factor")}
+    elif variant == "longrope":
+        lists = longrope_lists(n_pairs)
+        if lists is None:
+            raise ValueError(longrope_note(n_pairs))
+        block |= original | lists
+    return block
+
+
+def original_frequencies(p: Mapping[str, Any]) -> torch.Tensor:
+    """The unscaled inv_freq (d/2,) of the page's head_dim, base and partial rotary factor."""
+    inv, _ = rope_scaling.inv_freq(
+        p["head_dim"], p["base"], None, partial_rotary_factor=p["partial_rotary_factor"], device=p["device"]
+    )
+    return inv
+
+
+def variant_frequencies(variant: str, p: Mapping[str, Any], n_pairs: int) -> tuple[torch.Tensor, float]:
+    """(inv_freq, attention_factor) of ``variant`` from the core. Dynamic NTK and LongRoPE read seq_len;
+    max_position_embeddings is the original length L (a dynamic model's config holds its trained length)."""
+    return rope_scaling.inv_freq(
+        p["head_dim"],
+        p["base"],
+        scaling(variant, p, n_pairs),
+        seq_len=p["seq_len"],
+        partial_rotary_factor=p["partial_rotary_factor"],
+        max_position_embeddings=p["original_max_position_embeddings"],
+        device=p["device"],
+    )
+
+
+def all_frequencies(p: Mapping[str, Any]) -> tuple[torch.Tensor, dict[str, tuple[torch.Tensor, float]], str]:
+    """The original inv_freq, every drawable variant's (inv_freq, attention_factor), and the LongRoPE note."""
+    original = original_frequencies(p)
+    n_pairs = original.numel()
+    drawn = [v for v in VARIANTS if v != "longrope" or longrope_lists(n_pairs) is not None]
+    return original, {v: variant_frequencies(v, p, n_pairs) for v in drawn}, longrope_note(n_pairs)

@@ -1,0 +1,55 @@
+"""The learned family's parameters: where the table comes from (random, built-in, upload), its size and seed."""
+
+from __future__ import annotations
+
+from figures.params import ParamSpec, register_param
+from posenc_core import learned, metrics
+
+BUILTINS = learned.builtin_tables()
+
+
+register_param(
+    ParamSpec(
+        "table_source",
+        "choice",
+        "random",
+        "Position table",
+        choices=("random", *BUILTINS, "upload"),
+        choice_labels={
+            "random": "Seeded random table (untrained)",
+            **{name: f"{table.description} (built in)" for name, table in BUILTINS.items()},
+            "upload": "Upload a table (.npy, .npz, .safetensors, .pt)",
+        },
+    )
+)
+
+
+register_param(
+    ParamSpec("upload_sha256", "text", "", "Uploaded table (SHA-256)", help="Set by the page from the uploaded file.")
+)
+
+
+register_param(ParamSpec("max_len", "int", 512, "Table length max_len (rows)", 2, 8192, help="GPT-2: 1024, BERT: 512."))
+
+
+register_param(
+    ParamSpec("std", "float", 0.02, "Initial std", 1e-4, 10.0, log=True, help="GPT-2 and BERT draw N(0, 0.02²).")
+)
+
+
+register_param(ParamSpec("seed", "int", 0, "Seed", 0, 2**32 - 1, help="The same seed gives the same table."))
+
+
+register_param(
+    ParamSpec(
+        "similarity",
+        "choice",
+        "cosine",
+        "Similarity",
+        choices=metrics.KINDS,
+        help="dot: table[p]·table[q]; cosine: the same between unit-length rows.",
+    )
+)
+
+
+TABLE_PARAMS = ("table_source", "upload_sha256", "max_len", "d_model", "std", "seed")

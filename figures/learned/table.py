@@ -1,0 +1,141 @@
+"""Views of one learned table: the heatmap, the similarity T·Tᵀ and T[p]·T[p+k] against k."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import torch
+
+from figures.common import as_array, heatmap, lines, sampled_note
+from figures.learned.params import TABLE_PARAMS
+from figures.learned.sources import length_note, load, shape_text
+from figures.registry import FigureResult, register
+from figures.shown import shown_positions
+from figures.sinusoidal.similarity import SIMILARITY_POSITIONS, measured_rows, spread_band
+from figures.theme import COLORWAY, DIVERGING_SCALE
+from posenc_core import metrics, sampling, sinusoidal
+
+HEATMAP_POSITIONS = 384
+
+
+CLIP_QUANTILE = 0.995  # a few outlier rows (BERT's position 0) would wash out the rest
+
+
+@register(
+    "learned-heatmap",
+    title="Learned position table (position x channel)",
+    page="learned",
+    params=(*TABLE_PARAMS, "seq_len", "view", "start"),
+)
+def table_heatmap(p: Mapping[str, Any]) -> FigureResult:
+    table, described = load(p)
+    length, width = min(p["seq_len"], table.shape[0]), table.shape[1]
+    positions, position_note = shown_positions(p, length, HEATMAP_POSITIONS)
+    channels = sampling.strided_positions(width, sampling.MAX_CELLS_PER_AXIS)
+    values = table[positions.to(table.device)][:, channels.to(table.device)]
+    magnitude = values.abs().flatten().float()
+    limit = float(torch.quantile(magnitude[:: max(1, magnitude.numel() // 2**20)], CLIP_QUANTILE)) or 1.0
+    fig = heatmap(
+        values,
+        as_array(channels).astype(np.int32),
+        as_array(positions).astype(np.int64),
+        title=f"Learned table[p, j]: {described}, {shape_text(table)}, L={p['seq_len']:,}",
+        x_title="channel j",
+        y_title="position p (tokens)",
+        value_name="value",
+        colorscale=DIVERGING_SCALE,
+        zmin=-limit,
+        zmax=limit,
+        reversed_y=True,
+    )
+    fig.update_layout(height=520)
+    notes = [position_note]
+    if float(magnitude.max()) > limit:
+        notes.append(
+            f"colours saturate at ±{limit:.3g} (the {CLIP_QUANTILE:.1%} quantile of |value|; the largest is "
+            f"{float(magnitude.max()):.3g}): hover shows the true values"
+        )
+    if channels.numel() < width:
+        notes.append("channels: " + sampled_note(channels.numel(), width, "channels"))
+    notes += [note for note in (length_note(table, p["seq_len"]),) if note]
+    data = {"table": as_array(values), "positions": as_array(positions), "channels": as_array(channels)}
+    return FigureResult(fig, data, tuple(notes))
+
+
+@register(
+    "learned-similarity",
+    title="Learned table: similarity of rows p and q",
+    page="learned",
+    params=(*TABLE_PARAMS, "similarity", "seq_len", "view", "start"),
+)
+def table_similarity(p: Mapping[str, Any]) -> FigureResult:
+    table, described = load(p)
+    positions, note = shown_positions(p, min(p["seq_len"], table.shape[0]), SIMILARITY_POSITIONS)
+    sim = metrics.similarity_matrix(table, kind=p["similarity"], rows=positions, cols=positions)
+    ticks = as_array(positions).astype(np.int64)
+    cosine = p["similarity"] == "cosine"
+    fig = heatmap(
+        sim,
+        ticks,
+        ticks,
+        title=f"{p['similarity']}(table[p], table[q]): {described}, {shape_text(table)}",
+        x_title="position q (tokens)",
+        y_title="position p (tokens)",
+        value_name=p["similarity"],
+        colorscale=DIVERGING_SCALE,
+        zmid=0,
+        zmin=-1 if cosine else None,
+        zmax=1 if cosine else None,
+        reversed_y=True,
+    )
+    fig.update_layout(height=560)
+    notes = (note, *[n for n in (length_note(table, p["seq_len"]),) if n])
+    return FigureResult(fig, {"similarity": as_array(sim), "positions": as_array(positions)}, notes)
+
+
+@register(
+    "learned-relative",
+    title="Learned vs sinusoidal: similarity against the offset k",
+    page="learned",
+    params=(*TABLE_PARAMS, "similarity", "seq_len", "view", "start"),
+)
+def offset_profile(p: Mapping[str, Any]) -> FigureResult:
+    table, described = load(p)
+    length, width = min(p["seq_len"], table.shape[0]), table.shape[1]
+    first = p["start"] if p["view"] == "window" else 0
+    if first >= length:
+        raise ValueError(f"start must be < {length:,} (the rows shown) in the window view (got {first:,})")
+    rows = measured_rows(width, length - first)
+    offsets = torch.arange(max(1, rows // 2))
+    kind = p["similarity"]
+    sinus = sinusoidal.encoding(None, width, positions=torch.arange(first, first + rows), device=table.device)
+    profiles = {
+        "learned": metrics.offset_similarity(table[first : first + rows], offsets, kind=kind),
+        "sinusoidal": metrics.offset_similarity(sinus, offsets, kind=kind),
+    }
+    fig = lines(
+        offsets,
+        {f"{name}: mean over p": mean for name, (_, mean, _) in profiles.items()},
+        title=f"{kind}(table[p], table[p+k]) against k: {described}, {shape_text(table)}",
+        x_title="offset k (tokens)",
+        y_title=f"{kind} similarity",
+    )
+    for trace, (name, (_, mean, std)), colour in zip(fig.data, profiles.items(), COLORWAY, strict=False):
+        trace.line.color = colour
+        fill = "rgba({},{},{},0.2)".format(*(int(colour[i : i + 2], 16) for i in (1, 3, 5)))
+        spread_band(fig, offsets, mean, std, name=f"{name}: ± std over p", color=fill)
+    fig.update_layout(legend={"orientation": "h", "y": -0.25, "x": 0})
+    spread = {name: float(std.mean()) for name, (_, _, std) in profiles.items()}
+    notes = (
+        f"measured on rows {first:,}..{first + rows - 1:,}: for each k, every p with p+k in that range; "
+        f"sinusoidal: the same positions, d_model={width:,}, base 10000, interleaved",
+        "mean std over p: "
+        + "; ".join(f"{name} {value:.3g}" for name, value in spread.items())
+        + ": a small std means the similarity depends on the offset k only, not on where the pair sits",
+    )
+    data = {"offset": as_array(offsets)}
+    for name, (_, mean, std) in profiles.items():
+        data[f"{name}_mean"], data[f"{name}_std"] = as_array(mean), as_array(std)
+    return FigureResult(fig, data, notes)

@@ -1,0 +1,82 @@
+"""One image or video's tokens on their grid, with the ids each token gets."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+import torch
+from plotly.subplots import make_subplots
+
+from figures.common import as_array, sampled_note
+from figures.mrope.segments import position_ids, segment_spans
+from figures.registry import FigureResult, register
+from figures.theme import SEQUENTIAL_SCALE
+from posenc_core import sampling
+
+GRID_FRAMES = 4  # frames of a video drawn side by side in the grid figure
+
+
+GRID_LABELS = 144  # cells up to which the grid prints each token's ids
+
+
+@register(
+    "mrope-grid",
+    title="M-RoPE: the (T, H, W) ids of one image or video on its token grid",
+    page="mrope",
+    params=("segments", "spatial_merge_size", "vision_index"),
+)
+def vision_grid(p: Mapping[str, Any]) -> FigureResult:
+    segments, ids = position_ids(p)
+    merge, vision = p["spatial_merge_size"], [span for span in segment_spans(segments) if span[0].kind != "text"]
+    if not vision:
+        fig = go.Figure()
+        fig.add_annotation(text="segments hold no image or video", showarrow=False, xref="paper", yref="paper")
+        fig.update_layout(title="M-RoPE token grid: no image or video in segments", height=260)
+        return FigureResult(fig, {}, ("add an item such as image:1x4x6 to see its grid",))
+    index = min(p["vision_index"], len(vision))  # the last one when segments hold fewer
+    s, first, end = vision[index - 1]
+    gt, gh, gw = s.t, s.h // merge, s.w // merge
+    block = ids[:, first:end].reshape(3, gt, gh, gw)  # t-major order, as Qwen2-VL flattens the grid
+    frames = min(gt, GRID_FRAMES)
+    rows = sampling.strided_positions(gh, sampling.MAX_CELLS_PER_AXIS // 2)
+    cols = sampling.strided_positions(gw, sampling.MAX_CELLS_PER_AXIS // 2)
+    fig = make_subplots(rows=1, cols=frames, subplot_titles=[f"frame t = {f}" for f in range(frames)])
+    token = torch.arange(first, end).reshape(gt, gh, gw)
+    for f in range(frames):
+        t_id, h_id, w_id = (block[a, f][rows][:, cols] for a in range(3))
+        label = np.char.add(np.char.add(h_id.numpy().astype(str), ","), w_id.numpy().astype(str))
+        fig.add_heatmap(
+            z=as_array(token[f][rows][:, cols]),
+            x=as_array(cols),
+            y=as_array(rows),
+            customdata=np.stack([t_id.numpy(), h_id.numpy(), w_id.numpy()], axis=-1),
+            text=label if label.size <= GRID_LABELS else None,
+            texttemplate="%{text}" if label.size <= GRID_LABELS else None,
+            colorscale=SEQUENTIAL_SCALE,
+            coloraxis="coloraxis",
+            hovertemplate="token %{z:,}<br>row %{y}, column %{x}<br>T, H, W ids = %{customdata[0]}, "
+            "%{customdata[1]}, %{customdata[2]}<extra></extra>",
+            row=1,
+            col=f + 1,
+        )
+        fig.update_yaxes(autorange="reversed", title_text="token row (h / m)" if f == 0 else None, row=1, col=f + 1)
+        fig.update_xaxes(title_text="token column (w / m)", row=1, col=f + 1)
+    fig.update_layout(
+        title=f"{s.kind} {index} of {len(vision)}: {s.t}×{s.h}×{s.w} patches → {gt}×{gh}×{gw} tokens "
+        f"(merge {merge})" + ("; cells print H,W ids" if rows.numel() * cols.numel() <= GRID_LABELS else ""),
+        coloraxis={"colorscale": SEQUENTIAL_SCALE, "colorbar": {"title": {"text": "token"}}},
+        height=380,
+    )
+    offset = int(ids[0, first])
+    notes = [f"ids = grid coordinates + {offset:,} (one more than the largest id before it); T id = frame + {offset:,}"]
+    if index < p["vision_index"]:
+        notes.insert(0, f"vision_index={p['vision_index']}, but segments hold {len(vision)}: showing the last one")
+    if frames < gt:
+        notes.append(f"frames 0–{frames - 1} of {gt} drawn")
+    if rows.numel() < gh or cols.numel() < gw:
+        notes.append(sampled_note(rows.numel() * cols.numel(), gh * gw, "grid cells"))
+    data = {"t": as_array(block[0]).ravel(), "h": as_array(block[1]).ravel(), "w": as_array(block[2]).ravel()}
+    return FigureResult(fig, data, tuple(notes))

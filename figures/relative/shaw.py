@@ -1,0 +1,72 @@
+"""Shaw et al.'s clipped relative index matrix, and the matrix figure the relative views share."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+import torch
+
+from figures.common import as_array, heatmap
+from figures.registry import FigureResult, register
+from figures.shown import shown_positions
+from figures.theme import DIVERGING_SCALE
+from posenc_core import relative
+
+MATRIX_CELLS = 512  # rows and columns of each matrix (small integers: two 512 x 512 fit in the page's 3 MB)
+
+
+def _small_ints(values: torch.Tensor) -> np.ndarray:
+    """Integer matrices go to Plotly as int16 (int32 when needed): half the bytes of float32."""
+    array = values.detach().cpu().numpy()
+    return array.astype(np.int16 if int(array.max(initial=0)) < 2**15 else np.int32)
+
+
+def matrix_figure(values, positions, *, title: str, value_name: str, **scale) -> go.Figure:
+    axis = as_array(positions).astype(np.int64)
+    fig = heatmap(
+        np.zeros((len(axis), len(axis))),
+        axis,
+        axis,
+        title=title,
+        x_title="key position j (tokens)",
+        y_title="query position i (tokens)",
+        value_name=value_name,
+        reversed_y=True,
+        **scale,
+    )
+    fig.update_traces(z=_small_ints(values))
+    fig.update_layout(height=560)
+    return fig
+
+
+@register(
+    "relative-shaw",
+    title="Shaw relative index matrix",
+    page="relative",
+    params=("seq_len", "clip_distance", "view", "start"),
+)
+def shaw_figure(p: Mapping[str, Any]) -> FigureResult:
+    k = p["clip_distance"]
+    positions, position_note = shown_positions(p, p["seq_len"], MATRIX_CELLS)
+    index = relative.shaw_index(
+        p["seq_len"], p["seq_len"], k, query_positions=positions, key_positions=positions, device=p["device"]
+    )  # (Q, K) in 0..2k
+    fig = matrix_figure(
+        index,
+        positions,
+        title=f"Shaw relative index clip(j − i, −k, k) + k, k={k:,}, L={p['seq_len']:,}",
+        value_name="index",
+        colorscale=DIVERGING_SCALE,
+        zmin=0,
+        zmax=2 * k,
+        zmid=k,
+    )
+    notes = (
+        position_note,
+        f"index {k:,} = same position; 0 = the key is {k:,} or more tokens before the query, {2 * k:,} = {k:,} or "
+        f"more after (an embedding table of {2 * k + 1:,} rows)",
+    )
+    return FigureResult(fig, {"index": as_array(index), "positions": as_array(positions)}, notes)

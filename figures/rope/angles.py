@@ -1,0 +1,119 @@
+"""RoPE: the rotation angle of every pair at every position and the wavelength of each pair.
+
+The frequencies respect the preset's ``head_dim``, ``base`` and ``partial_rotary_factor`` (only the first
+``int(head_dim * partial_rotary_factor)`` channels rotate). One pair's turn is in :mod:`figures.rope_rotation`,
+the channel map (layouts, partial rotary) in :mod:`figures.rope_layout`, the relative property and the
+long-term decay in :mod:`figures.rope_relative`.
+Angles are computed by the core in float32, as HF computes them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+import torch
+
+from figures.common import as_array, heatmap
+from figures.registry import FigureResult, register
+from figures.rope.frequencies import TWO_PI, aliasing_note, describe, rotary_inv_freq
+from figures.shown import shown_positions
+from figures.theme import COLORWAY, CYCLIC_SCALE
+from posenc_core import rope, sampling
+
+ANGLE_POSITIONS = sampling.MAX_CELLS_PER_AXIS  # columns of the angle heatmap (rows: at most 256 pairs)
+
+
+ANGLE_TICKS = {
+    "tickvals": [0, math.pi / 2, math.pi, 3 * math.pi / 2, TWO_PI],
+    "ticktext": ["0", "π/2", "π", "3π/2", "2π"],
+}
+
+
+@register(
+    "rope-angles",
+    title="RoPE rotation angles (position x pair)",
+    page="rope",
+    params=("seq_len", "head_dim", "base", "partial_rotary_factor", "view", "start"),
+)
+def angle_heatmap(p: Mapping[str, Any]) -> FigureResult:
+    inv_freq = rotary_inv_freq(p)
+    positions, position_note = shown_positions(p, p["seq_len"], ANGLE_POSITIONS)
+    theta = rope.angles(positions, inv_freq)  # (P, d/2)
+    wrapped = torch.remainder(theta, TWO_PI).T  # (d/2, P)
+    pairs = np.arange(inv_freq.numel())
+    fig = heatmap(
+        wrapped,
+        positions.numpy(),
+        pairs,
+        title=f"RoPE angle m·θ_i mod 2π, {describe(p)}",
+        x_title="position m (tokens)",
+        y_title="pair index i",
+        value_name="angle mod 2π (rad)",
+        colorscale=CYCLIC_SCALE,
+        zmin=0.0,
+        zmax=TWO_PI,
+    )
+    fig.update_traces(colorbar=ANGLE_TICKS)
+    fig.update_layout(height=480)
+    alias = aliasing_note(positions, rope.wavelengths(inv_freq))
+    notes = (position_note, *([alias] if alias else ()))
+    data = {"angle_mod_2pi": as_array(wrapped), "positions": as_array(positions), "pairs": pairs.astype(np.float32)}
+    return FigureResult(fig, data, notes)
+
+
+@register(
+    "rope-wavelengths",
+    title="RoPE wavelength per pair against the context length",
+    page="rope",
+    params=("seq_len", "head_dim", "base", "partial_rotary_factor"),
+)
+def wavelength_curve(p: Mapping[str, Any]) -> FigureResult:
+    length = p["seq_len"]
+    wavelengths = as_array(rope.wavelengths(rotary_inv_freq(p)))
+    pairs = np.arange(wavelengths.size)
+    slow = wavelengths > length
+    fig = go.Figure()
+    for name, chosen, color in (
+        ("at least one turn within L", ~slow, COLORWAY[0]),
+        ("less than one turn within L", slow, COLORWAY[1]),
+    ):
+        if chosen.any():
+            fig.add_scatter(
+                x=pairs[chosen],
+                y=wavelengths[chosen],
+                customdata=length / wavelengths[chosen],
+                mode="lines+markers",
+                name=name,
+                marker={"color": color, "size": 5},
+                line={"color": color},
+                hovertemplate="pair i %{x}<br>wavelength %{y:,.6g} tokens<br>turns within L: %{customdata:.4g}"
+                "<extra></extra>",
+            )
+    fig.add_hline(y=length, line={"dash": "dash", "color": "#555"})
+    fig.add_annotation(  # annotations on a log axis take log10(y)
+        x=0,
+        xref="x domain",
+        xanchor="left",
+        y=math.log10(length),
+        yanchor="bottom",
+        showarrow=False,
+        text=f"context L = {length:,}",
+    )
+    fig.update_yaxes(type="log", title_text="wavelength λ_i = 2π/θ_i (tokens)")
+    fig.update_xaxes(title_text="pair index i")
+    fig.update_layout(title=f"RoPE wavelength per pair, {describe(p)}", height=420, hovermode="closest")
+    if slow.any():
+        first = int(pairs[slow][0])
+        note = (
+            f"{int(slow.sum())} of {pairs.size} pairs (i ≥ {first}) have λ_i > L = {length:,}: over the whole "
+            "context they turn less than once, so their angle never wraps around."
+        )
+    else:
+        note = (
+            f"Every pair turns at least once within L = {length:,} (the slowest: {length / wavelengths[-1]:.3g} turns)."
+        )
+    return FigureResult(fig, {"pairs": pairs.astype(np.float32), "wavelength": wavelengths}, (note,))

@@ -1,0 +1,164 @@
+"""One wave per channel: PE[p, j] against the position, and the wavelength of every channel."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+import torch
+
+from figures.common import as_array
+from figures.registry import FigureResult, register
+from figures.shown import shown_channels, shown_positions
+from figures.sinusoidal.params import describe
+from figures.theme import COLORWAY
+from posenc_core import sampling, sinusoidal
+
+CURVE_POSITIONS = sampling.MAX_CURVE_POINTS // 2  # points of one wave in an overview
+
+
+ENVELOPE_COLUMNS = 1024  # min/max columns of an aliasing wave
+
+
+@register(
+    "sinusoidal-waves",
+    title="Sinusoidal PE: one wave per channel",
+    page="sinusoidal",
+    params=("seq_len", "d_model", "base", "layout", "dims", "view", "start"),
+)
+def channel_waves(p: Mapping[str, Any]) -> FigureResult:
+    d_model, layout, device = p["d_model"], p["layout"], p["device"]
+    dims = [j for j in p["dims"] if j < d_model]
+    if not dims:
+        raise ValueError(f"dims must hold at least one channel < d_model={d_model} (got {list(p['dims'])})")
+    window = p["view"] == "window"
+    positions, position_note = shown_positions(
+        p, p["seq_len"], sampling.MAX_CELLS_PER_AXIS if window else CURVE_POSITIONS
+    )
+    stride = sampling.sampling_stride(positions)
+    wavelength = sinusoidal.wavelengths(d_model, base=p["base"], layout=layout, dtype=torch.float64, device="cpu")
+    pair = sinusoidal.channel_pair_index(d_model, layout, device="cpu")
+    kw = {"base": p["base"], "layout": layout, "device": device}
+    fig, data, notes, banded = go.Figure(), {"positions": as_array(positions)}, [position_note], []
+    for n, j in enumerate(dims):
+        colour, lam = COLORWAY[n % len(COLORWAY)], float(wavelength[j])
+        name = f"channel {j} (pair {int(pair[j])}, λ={lam:,.4g})"
+        if sampling.is_sampled(positions) and sampling.aliases(stride, lam):
+            every = torch.arange(p["seq_len"], dtype=torch.int64)
+            values = sinusoidal.encoding(None, d_model, positions=every, channels=[j], **kw)[:, 0].cpu()
+            env = sampling.envelope(values, ENVELOPE_COLUMNS)
+            _add_envelope(fig, env, name, colour)
+            data[f"channel_{j}_low"], data[f"channel_{j}_high"] = as_array(env.low), as_array(env.high)
+            banded.append(j)
+        else:
+            values = sinusoidal.encoding(None, d_model, positions=positions, channels=[j], **kw)[:, 0]
+            fig.add_trace(
+                go.Scatter(
+                    x=as_array(positions),
+                    y=as_array(values),
+                    mode="lines",
+                    name=name,
+                    line={"color": colour},
+                    hovertemplate=f"channel {j}<br>position %{{x:,}}<br>PE %{{y:.6g}}<extra></extra>",
+                )
+            )
+            data[f"channel_{j}"] = as_array(values)
+    if banded:
+        notes.append(
+            f"channels {', '.join(map(str, banded))}: λ is shorter than twice the sampling step ({stride:,.0f}), so "
+            f"samples would alias; each band is the min..max of every position in {ENVELOPE_COLUMNS:,} columns"
+        )
+    dropped = [j for j in p["dims"] if j >= d_model]
+    if dropped:
+        notes.append(f"dims {', '.join(map(str, dropped))} are not channels of d_model={d_model}: not drawn")
+    fig.update_layout(
+        title=f"PE[p, j] for channels j = {', '.join(map(str, dims))}; {describe(p)}",
+        xaxis_title="position p (tokens)",
+        yaxis_title="PE[p, j]",
+        yaxis_range=[-1.1, 1.1],
+        hovermode="closest",
+        legend={"orientation": "h", "y": -0.25, "x": 0},
+    )
+    return FigureResult(fig, data, tuple(notes))
+
+
+def _add_envelope(fig: go.Figure, env: sampling.Envelope, name: str, colour: str) -> None:
+    """A filled min..max band; hover names the columns' position range and the true extremes."""
+    centre = as_array((env.first + env.last).double() / 2)
+    extent = np.stack([as_array(env.first), as_array(env.last), as_array(env.low), as_array(env.high)], axis=1)
+    hover = "positions %{customdata[0]:,}..%{customdata[1]:,}<br>min %{customdata[2]:.4g}, max %{customdata[3]:.4g}"
+    fig.add_trace(
+        go.Scatter(
+            x=centre,
+            y=as_array(env.high),
+            mode="lines",
+            line={"color": colour, "width": 0.5},
+            name=name,
+            legendgroup=name,
+            customdata=extent,
+            hovertemplate=f"{name}<br>{hover}<extra></extra>",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=centre,
+            y=as_array(env.low),
+            mode="lines",
+            line={"color": colour, "width": 0.5},
+            fill="tonexty",
+            name=name,
+            legendgroup=name,
+            showlegend=False,
+            customdata=extent,
+            opacity=0.5,
+            hovertemplate=f"{name}<br>{hover}<extra></extra>",
+        )
+    )
+
+
+@register(
+    "sinusoidal-wavelengths",
+    title="Sinusoidal PE: wavelength of every channel",
+    page="sinusoidal",
+    params=("seq_len", "d_model", "base", "layout"),
+)
+def channel_wavelengths(p: Mapping[str, Any]) -> FigureResult:
+    d_model, layout = p["d_model"], p["layout"]
+    channels, channel_note = shown_channels(d_model, layout, sampling.MAX_CURVE_POINTS // 2)
+    wavelength = sinusoidal.wavelengths(d_model, base=p["base"], layout=layout, device=p["device"], dtype=torch.float64)
+    pair = sinusoidal.channel_pair_index(d_model, layout, device="cpu")[channels]
+    lam = wavelength.cpu()[channels]
+    finite = torch.isfinite(lam)
+    fig = go.Figure(
+        go.Scatter(
+            x=as_array(channels[finite]),
+            y=as_array(lam[finite]),
+            mode="markers" if channels.numel() <= 256 else "lines",
+            name="λ_j = 2π / ω_i",
+            customdata=as_array(pair[finite]),
+            hovertemplate="channel %{x}<br>pair i = %{customdata}<br>λ = %{y:,.6g} tokens<extra></extra>",
+        )
+    )
+    fig.add_hline(
+        y=p["seq_len"], line_dash="dash", annotation_text=f"L = {p['seq_len']:,}", annotation_position="top left"
+    )
+    fig.add_hline(y=2 * np.pi, line_dash="dot", annotation_text="2π", annotation_position="bottom right")
+    fig.update_layout(
+        title=f"Wavelength of each channel (from its pair index i), {describe(p)}",
+        xaxis_title="channel j",
+        yaxis_title="wavelength λ (tokens)",
+        yaxis_type="log",
+    )
+    longer = int((lam[finite] > p["seq_len"]).sum())
+    notes = [
+        f"{longer:,} of {int(finite.sum()):,} channels shown have λ > L = {p['seq_len']:,}: over the whole context "
+        "they turn by less than one period, so they tell far positions apart but not neighbours."
+    ]
+    if not bool(finite.all()):
+        notes.append("the t2t padding channel of an odd d_model is constant 0 (λ = ∞): not drawn")
+    if channel_note:
+        notes.append(channel_note)
+    data = {"channels": as_array(channels), "pair_index": as_array(pair), "wavelength": as_array(lam)}
+    return FigureResult(fig, data, tuple(notes))
