@@ -15,7 +15,7 @@ from __future__ import annotations
 import statistics
 from urllib.parse import urlencode
 
-from tests.browser.server import CHROMIUM_ARGS, running_app
+from bench.app_server import CHROMIUM_ARGS, running_app
 
 TIMEOUT_S = 60
 ROUNDS = 3  # each with a fresh server, so every page's figures are computed in every round

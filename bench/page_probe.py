@@ -13,8 +13,8 @@ import statistics
 import sys
 import time
 
+from bench.app_test import open_page, payload_bytes
 from bench.scenarios import SCENARIOS
-from tests.pages.conftest import open_page, payload_bytes
 
 RERUNS = 5
 

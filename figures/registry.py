@@ -75,6 +75,15 @@ def get_spec(figure_id: str) -> FigureSpec:
     return FIGURES[figure_id]
 
 
+def params_for(spec: FigureSpec, values: Mapping[str, Any]) -> dict[str, Any]:
+    """The values of the parameters ``spec`` declares, taken from ``values`` (which may hold more, e.g. a whole
+    page's controls; ``device`` is passed on when present). A ValueError names every declared one missing."""
+    missing = [name for name in spec.params if name not in values]
+    if missing:
+        raise ValueError(f"figure {spec.id!r} needs the parameters {', '.join(missing)}, which were not given")
+    return {name: values[name] for name in (*spec.params, "device") if name in values}
+
+
 def resolve_params(figure_id: str, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """The figure's parameters: defaults, overridden by ``given`` (coerced; messages for bad values)."""
     spec = get_spec(figure_id)
@@ -87,7 +96,7 @@ def resolve_params(figure_id: str, given: Mapping[str, Any]) -> tuple[dict[str, 
                 messages.append(message)
         else:
             values[name] = param.default
-    return values, messages
+    return params_for(spec, values), messages
 
 
 def build(figure_id: str, params: Mapping[str, Any], *, style: str = "screen") -> FigureResult:

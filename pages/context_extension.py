@@ -3,7 +3,6 @@ base a context needs."""
 
 import streamlit as st
 
-from figures.registry import get_spec
 from ui import controls, show
 from ui.router import ensure_app_router
 from ui.sections import show_sections
@@ -49,31 +48,26 @@ st.caption(
 )
 
 
-def draw(figure_id: str) -> None:
-    """Show a figure with the page's values of its parameters."""
-    show.figure(figure_id, {name: params[name] for name in get_spec(figure_id).params})
-
-
 def frequencies() -> None:
-    draw("context-inv-freq")
-    draw("context-wavelengths")
+    show.figure("context-inv-freq", params)
+    show.figure("context-wavelengths", params)
 
 
 def dynamic_and_temperature() -> None:
-    draw("context-dynamic-base")
-    draw("context-temperature")
+    show.figure("context-dynamic-base", params)
+    show.figure("context-temperature", params)
 
 
 def base_for_context() -> None:
     params.update(controls.controls(["target_context"], columns=4))
-    draw("context-base-bound")
+    show.figure("context-base-bound", params)
 
 
 show_sections(
     {
         "Inverse frequency and wavelength of every pair": frequencies,
-        "YaRN's ramp and correction range": lambda: draw("context-yarn-ramp"),
-        "Angles past the trained length": lambda: draw("context-angles"),
+        "YaRN's ramp and correction range": lambda: show.figure("context-yarn-ramp", params),
+        "Angles past the trained length": lambda: show.figure("context-angles", params),
         "Dynamic NTK and the attention temperature": dynamic_and_temperature,
         "How large a base does a context need?": base_for_context,
     }

@@ -7,7 +7,6 @@ from figures.learned import params as learned_params
 from figures.learned import sources as learned_sources
 from figures.learned.versus import comparison_rows
 from figures.params import defaults
-from figures.registry import get_spec
 from ui import controls, show
 from ui.router import ensure_app_router
 from ui.sections import show_sections
@@ -55,18 +54,13 @@ elif source == "upload":
 params |= controls.controls(["seq_len", "view", "start", "similarity"], columns=4)
 
 
-def draw(figure_id: str):
-    """Show a figure with the page's values of its parameters."""
-    return show.figure(figure_id, {name: params[name] for name in get_spec(figure_id).params})
-
-
 def alike() -> None:
-    draw("learned-similarity")
-    draw("learned-relative")
+    show.figure("learned-similarity", params)
+    show.figure("learned-relative", params)
 
 
 def against_sinusoidal() -> None:
-    compared = draw("learned-compare")
+    compared = show.figure("learned-compare", params)
     if compared is not None:
         st.dataframe(pd.DataFrame(comparison_rows(compared)), hide_index=True, width="stretch")
 
@@ -74,10 +68,10 @@ def against_sinusoidal() -> None:
 if ready:
     show_sections(
         {
-            "The table": lambda: draw("learned-heatmap"),
+            "The table": lambda: show.figure("learned-heatmap", params),
             "Which positions look alike": alike,
             "Learned vs sinusoidal vs no position encoding": against_sinusoidal,
-            "Past the table's end": lambda: draw("learned-beyond"),
+            "Past the table's end": lambda: show.figure("learned-beyond", params),
         }
     )
 

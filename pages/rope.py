@@ -2,7 +2,6 @@
 
 import streamlit as st
 
-from figures.registry import get_spec
 from ui import controls, show
 from ui.router import ensure_app_router
 from ui.sections import show_sections
@@ -34,31 +33,26 @@ st.caption(
 )
 
 
-def draw(figure_id: str) -> None:
-    """Show a figure with the page's values of its parameters."""
-    show.figure(figure_id, {name: params[name] for name in get_spec(figure_id).params})
-
-
 def channels() -> None:
-    draw("rope-channels")
+    show.figure("rope-channels", params)
 
 
 def angles() -> None:
-    draw("rope-angles")
-    draw("rope-wavelengths")
+    show.figure("rope-angles", params)
+    show.figure("rope-wavelengths", params)
 
 
 def one_pair() -> None:
     with st.columns(2)[0]:
         params["pair"] = controls.control("pair")
-    draw("rope-pair-rotation")
+    show.figure("rope-pair-rotation", params)
 
 
 def relative_property() -> None:
     with st.columns(3)[0]:
         params["qk_seed"] = controls.control("qk_seed")
-    draw("rope-scores")
-    draw("rope-relative-profile")
+    show.figure("rope-scores", params)
+    show.figure("rope-relative-profile", params)
 
 
 show_sections(
@@ -67,7 +61,7 @@ show_sections(
         "Rotation angles and wavelengths": angles,
         "One pair turning": one_pair,
         "The relative property": relative_property,
-        "Long-term decay": lambda: draw("rope-decay"),
+        "Long-term decay": lambda: show.figure("rope-decay", params),
     }
 )
 

@@ -2,7 +2,6 @@
 
 import streamlit as st
 
-from figures.registry import get_spec
 from ui import controls, show
 from ui.router import ensure_app_router
 from ui.sections import show_sections
@@ -31,31 +30,26 @@ st.caption(
 )
 
 
-def draw(figure_id: str) -> None:
-    """Show a figure with the page's values of its parameters."""
-    show.figure(figure_id, {name: params[name] for name in get_spec(figure_id).params})
-
-
 def table() -> None:
-    draw("sinusoidal-heatmap")
+    show.figure("sinusoidal-heatmap", params)
 
 
 def waves() -> None:
     params["dims"] = controls.control("dims")
-    draw("sinusoidal-waves")
-    draw("sinusoidal-wavelengths")
+    show.figure("sinusoidal-waves", params)
+    show.figure("sinusoidal-wavelengths", params)
 
 
 def relative_code() -> None:
-    draw("sinusoidal-similarity")
-    draw("sinusoidal-relative")
+    show.figure("sinusoidal-similarity", params)
+    show.figure("sinusoidal-relative", params)
     params["offset"] = controls.control("offset")
-    draw("sinusoidal-linear-map")
+    show.figure("sinusoidal-linear-map", params)
 
 
 def add_or_concatenate() -> None:
     params["token_scale"] = controls.control("token_scale")
-    draw("sinusoidal-add-vs-concat")
+    show.figure("sinusoidal-add-vs-concat", params)
 
 
 show_sections(

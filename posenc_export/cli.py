@@ -79,8 +79,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _export_one(figure_id: str, given: dict[str, Any], args: argparse.Namespace, out: Path) -> None:
-    spec = registry.get_spec(figure_id)
-    params, _ = registry.resolve_params(figure_id, {k: v for k, v in given.items() if k in spec.params})
+    params, _ = registry.resolve_params(figure_id, given)
     try:
         result = registry.build(figure_id, params, style=args.style)
     except ValueError as error:

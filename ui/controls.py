@@ -19,6 +19,7 @@ from figures.params import PARAMS, ParamSpec
 from ui import state
 
 LARGE_INT_RANGE = 4096  # above this an int gets a number box instead of a slider
+PERSIST = "session"  # a control keeps its value when the reader switches pages and comes back
 
 
 def control(name: str, *, label: str | None = None, choices: Sequence[str] | None = None, widget: str = "auto") -> Any:
@@ -52,10 +53,7 @@ def controls(names: Sequence[str], *, columns: int | None = None) -> dict[str, A
 
 
 def _initialise(spec: ParamSpec) -> None:
-    if spec.name in st.session_state:
-        # Re-assigning keeps the value when the user switches pages: Streamlit otherwise drops the state of a
-        # widget that the previous page drew and this page draws again.
-        st.session_state[spec.name] = st.session_state[spec.name]
+    if spec.name in st.session_state:  # kept across page switches by the widget's persist_state="session"
         return
     if spec.name in st.query_params:
         value, message = spec.coerce(st.query_params.get(spec.name))
@@ -78,26 +76,44 @@ def _render(spec: ParamSpec, label: str, widget: str) -> Any:
     key = spec.name
     if spec.kind == "choice":
         return st.selectbox(
-            label, spec.choices, key=key, help=spec.help or None, format_func=lambda c: spec.choice_labels.get(c, c)
+            label,
+            spec.choices,
+            key=key,
+            persist_state=PERSIST,
+            help=spec.help or None,
+            format_func=lambda c: spec.choice_labels.get(c, c),
         )
     if spec.kind == "bool":
-        return st.toggle(label, key=key, help=spec.help or None)
+        return st.toggle(label, key=key, persist_state=PERSIST, help=spec.help or None)
     if spec.kind == "ints":
-        return st.text_input(label, key=key, help=(spec.help or "") + f" Comma-separated, {spec.allowed()}.")
+        return st.text_input(
+            label, key=key, persist_state=PERSIST, help=(spec.help or "") + f" Comma-separated, {spec.allowed()}."
+        )
     if spec.kind == "text":
-        return st.text_input(label, key=key, help=spec.help or None)
+        return st.text_input(label, key=key, persist_state=PERSIST, help=spec.help or None)
     if spec.kind == "int":
         widget = spec.widget if widget == "auto" else widget
         small = spec.maximum - spec.minimum <= LARGE_INT_RANGE
         if widget == "slider" or (widget == "auto" and small and not spec.even):
-            return st.slider(label, int(spec.minimum), int(spec.maximum), key=key, help=spec.help or None)
+            return st.slider(
+                label, int(spec.minimum), int(spec.maximum), key=key, persist_state=PERSIST, help=spec.help or None
+            )
         step = 2 if spec.even else 1
-        return st.number_input(label, int(spec.minimum), int(spec.maximum), step=step, key=key, help=spec.help or None)
+        return st.number_input(
+            label,
+            int(spec.minimum),
+            int(spec.maximum),
+            step=step,
+            key=key,
+            persist_state=PERSIST,
+            help=spec.help or None,
+        )
     return st.number_input(
         label,
         float(spec.minimum),
         float(spec.maximum),
         key=key,
+        persist_state=PERSIST,
         format="%g",
         step=_float_step(st.session_state.get(key, spec.default)),
         help=(spec.help or "") + f" Allowed: {spec.allowed()}.",

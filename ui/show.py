@@ -35,10 +35,10 @@ def _cache_key(figure_id: str, params: Mapping[str, Any]) -> tuple[str, str, str
     return figure_id, json.dumps(full, sort_keys=True, default=_jsonable), st.session_state.get("theme", "screen")
 
 
-def build(figure_id: str, params: Mapping[str, Any]) -> registry.FigureResult:
+def build(spec: registry.FigureSpec, params: Mapping[str, Any]) -> registry.FigureResult:
     """The figure for ``params`` (plus the sidebar's device), from the cache when it was built before."""
-    key = _cache_key(figure_id, params)
-    with st.spinner(f"Computing {registry.get_spec(figure_id).title}…"):
+    key = _cache_key(spec.id, params)
+    with st.spinner(f"Computing {spec.title}…"):
         result = _build_cached(*key)
     if len(_BUILT) >= _BUILT_LIMIT:
         _BUILT.clear()
@@ -46,16 +46,23 @@ def build(figure_id: str, params: Mapping[str, Any]) -> registry.FigureResult:
     return result
 
 
-def figure(figure_id: str, params: Mapping[str, Any]) -> registry.FigureResult | None:
-    """Draw figure ``figure_id``; a core ``ValueError`` becomes a message in its place, never a traceback."""
-    title = registry.get_spec(figure_id).title
+def figure(figure_id: str, values: Mapping[str, Any]) -> registry.FigureResult | None:
+    """Draw figure ``figure_id`` with the parameters it declares, taken from ``values`` (a page passes all its
+    control values). A core ``ValueError``, or a parameter missing from ``values``, becomes a message in the
+    figure's place, never a traceback."""
+    spec = registry.get_spec(figure_id)
     slot = st.empty()
-    if _cache_key(figure_id, params) not in _BUILT:
-        slot.plotly_chart(placeholder(title), theme=None, width="stretch", config=PLACEHOLDER_CONFIG)
     try:
-        result = build(figure_id, params)
+        params = registry.params_for(spec, values)
     except ValueError as error:
-        slot.error(f"{title}: {error}", icon="🚫")
+        slot.error(f"{spec.title}: {error}", icon="🚫")
+        return None
+    if _cache_key(figure_id, params) not in _BUILT:
+        slot.plotly_chart(placeholder(spec.title), theme=None, width="stretch", config=PLACEHOLDER_CONFIG)
+    try:
+        result = build(spec, params)
+    except ValueError as error:
+        slot.error(f"{spec.title}: {error}", icon="🚫")
         return None
     stem = registry.file_stem(figure_id, params, state.preset_slug())
     config = {**MODEBAR, "toImageButtonOptions": {"format": "png", "filename": stem, "scale": 2}}

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.app_server import CHROMIUM_ARGS, ROOT, running_app
 from figures.export import find_browser
-from tests.browser.server import CHROMIUM_ARGS, ROOT, running_app
 
 SCREENSHOTS = Path(os.environ.get("POSENC_SCREENSHOTS", ROOT / "build" / "screenshots"))
 

@@ -1,4 +1,4 @@
-"""Start the real app (`streamlit run app.py`) on a free loopback port for browser tests and benchmarks."""
+"""Start the real app (`streamlit run app.py`) on a free loopback port, for the benchmark and the browser tests."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
