@@ -5,7 +5,7 @@ import streamlit as st
 
 from figures.compare.metrics import comparison_rows
 from figures.compare.schemes import syntax_help
-from figures.why.scheme_facts import SCHEME_FACTS
+from posenc_core.schemes import facts_table
 from ui import controls, show
 from ui.router import ensure_app_router
 from ui.sections import show_sections
@@ -75,4 +75,4 @@ st.markdown(
 )
 
 with st.expander("The schemes at a glance"):
-    st.table(pd.DataFrame(SCHEME_FACTS).set_index("scheme"))
+    st.table(pd.DataFrame(facts_table()).set_index("scheme"))

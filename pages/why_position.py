@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from figures.why.scheme_facts import SCHEME_FACTS
+from posenc_core.schemes import facts_table
 from ui import controls, show
 from ui.router import ensure_app_router
 
@@ -34,5 +34,5 @@ st.markdown(
 )
 
 st.subheader("The schemes at a glance")
-st.table(pd.DataFrame(SCHEME_FACTS).set_index("scheme"))
+st.table(pd.DataFrame(facts_table()).set_index("scheme"))
 st.caption("Each scheme has its own page in the sidebar; *Compare* overlays them.")
