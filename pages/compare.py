@@ -3,8 +3,8 @@
 import pandas as pd
 import streamlit as st
 
+from figures.compare.items import syntax_help
 from figures.compare.metrics import comparison_rows
-from figures.compare.schemes import syntax_help
 from posenc_core.schemes import facts_table
 from ui import controls, show
 from ui.router import ensure_app_router

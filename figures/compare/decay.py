@@ -9,20 +9,12 @@ import torch
 from plotly.subplots import make_subplots
 
 from figures.common import as_array
-from figures.compare.curves import distances, rope_frequencies
+from figures.compare.curves import distances
+from figures.compare.items import COMPARE_CURVES, parse_schemes
 from figures.compare.params import COMPARE_PARAMS
-from figures.compare.schemes import parse_schemes
 from figures.registry import FigureResult, register
 from figures.theme import COLORWAY
-
-
-def decay_bound(ks: torch.Tensor, inv_freq: torch.Tensor) -> torch.Tensor:
-    """RoFormer §3.4.3: B(k) = (1/(d/2)) Σ_{j=1}^{d/2} |S_j(k)|, S_j(k) = Σ_{i<j} e^{i·k·θ_i}. Shape (K,).
-
-    |q·R(k)k| <= max_i |h_{i+1} − h_i| · (d/2)·B(k). Ref: Su et al. 2021, arXiv 2104.09864 §3.4.3.
-    """
-    phase = torch.outer(ks.to(torch.float64), inv_freq.cpu().to(torch.float64))  # (K, d/2)
-    return torch.polar(torch.ones_like(phase), phase).cumsum(-1).abs().mean(-1)
+from posenc_core import rope_bounds
 
 
 @register(
@@ -36,10 +28,12 @@ def decay_curves(p: Mapping[str, Any]) -> FigureResult:
     fig = make_subplots(rows=1, cols=1)
     data = {"distance": as_array(ks)}
     for i, s in enumerate(schemes):
-        if s.kind != "rope":
+        frequencies = COMPARE_CURVES[s.kind].inv_freq
+        if frequencies is None:
             continue
-        inv = rope_frequencies(s, p)[0]
-        bound = decay_bound(ks, inv) / decay_bound(torch.zeros(1, dtype=torch.int64), inv)[0]
+        inv = frequencies(s, p)[0]
+        bound = rope_bounds.decay_bound_for_frequencies(inv, torch.cat([ks.new_zeros(1), ks]), dtype=torch.float64)
+        bound = bound[1:] / bound[0]
         fig.add_scatter(
             x=as_array(ks),
             y=as_array(bound),

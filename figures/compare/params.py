@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from figures.compare.schemes import EXAMPLE
+from figures.compare.items import EXAMPLE
 from figures.params import ParamSpec, register_param
 
 register_param(

@@ -6,9 +6,9 @@ import torch
 
 import figures  # noqa: F401
 from figures import registry
-from figures.compare.decay import decay_bound
+from figures.compare import items
 from figures.compare.metrics import comparison_rows
-from posenc_core import alibi, learned, metrics, presets, relative, rope, rope_bounds
+from posenc_core import alibi, learned, metrics, presets, relative, rope, schemes
 
 LARGEST = {"seq_len": 1_048_576, "d_model": 8192, "head_dim": 512}
 
@@ -134,25 +134,6 @@ def test_metrics_table_rows():
     assert sinus["distinct signals over 0..L−1"] == "4,096"
 
 
-def test_decay_bound_matches_a_loop_over_the_roformer_sum():
-    inv = rope.inv_freq(16, 10000.0, dtype=torch.float64)[0]
-    ks = torch.tensor([0, 1, 7, 100, 5000])
-    expected = []
-    for k in ks.tolist():
-        partial, total = 0j, 0.0
-        for theta in inv.tolist():
-            partial += complex(math.cos(k * theta), math.sin(k * theta))
-            total += abs(partial)
-        expected.append(total / 8)
-    np.testing.assert_allclose(decay_bound(ks, inv).numpy(), expected, rtol=1e-12)
-
-
-def test_decay_bound_equals_the_core_bound_for_default_frequencies():
-    distances, expected = rope_bounds.decay_bound(5000, 128, 500000.0, num_points=101, dtype=torch.float64)
-    inv = rope.inv_freq(128, 500000.0, dtype=torch.float64)[0]
-    np.testing.assert_allclose(decay_bound(distances.long(), inv).numpy(), expected.numpy(), rtol=1e-9)
-
-
 def test_decay_figure_draws_each_rope_item_relative_to_k_zero():
     result = _build("compare-decay", schemes="rope,rope:llama-3.1-8b,alibi", distance_axis="linear", seq_len=2000)
     plain, llama = result.figure.data
@@ -202,3 +183,34 @@ def test_bad_schemes_name_the_item(schemes, words):
 def test_a_one_token_context_has_no_distances():
     with pytest.raises(ValueError, match="seq_len"):
         _build(seq_len=1)
+
+
+@pytest.fixture
+def forget_the_toy_scheme():
+    yield
+    schemes.SCHEMES.pop("toy", None)
+    items.COMPARE_CURVES.pop("toy", None)
+
+
+def test_a_newly_registered_scheme_is_compared_without_touching_the_compare_package(forget_the_toy_scheme):
+    """The recipe in docs/ADDING_A_SCHEME.md: one scheme entry in the core, one Compare curve in its family."""
+    schemes.register_scheme(schemes.Scheme("toy", "Toy", "no", "no", "yes", "logits", "nobody"))
+
+    def parse(where, argument, head, p):
+        return items.CompareItem("toy", f"toy decay {argument or 1}", size=int(argument or 1))
+
+    def curve(item, distances, p):
+        return distances, torch.exp(-distances.double() * item.size / 100)
+
+    items.register_compare_curve(items.CompareCurve("toy", "`toy[:rate]`", parse, curve))
+    assert "`toy[:rate]`" in items.syntax_help()
+    result = _build(schemes="sinusoidal,toy:3", distance_axis="linear", seq_len=300)
+    toy = _trace(result, "toy decay 3")
+    np.testing.assert_allclose(np.asarray(toy.y), np.exp(-np.asarray(toy.x, dtype=np.float64) * 3 / 100), rtol=1e-6)
+    with pytest.raises(ValueError, match="one of sinusoidal, learned, t5, alibi, rope, toy"):
+        _build(schemes="sinusoidal,wavelet")
+
+
+def test_a_compare_curve_needs_a_registered_scheme():
+    with pytest.raises(ValueError, match="not a registered scheme"):
+        items.register_compare_curve(items.CompareCurve("wavelet", "", lambda *a: None, lambda *a: None))
