@@ -9,6 +9,7 @@ from pathlib import Path
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
+from ui.navigation import PAGES
 from ui.sections import ALL, KEY
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,7 +45,7 @@ def open_page(page: str, query: dict[str, str] | None = None, *, section: str | 
         query.setdefault(KEY, section)
     for name, value in query.items():
         at.query_params[name] = str(value)
-    if page != "why_position":
+    if page != PAGES[0].name:  # the home page opens without a switch
         at.switch_page(f"pages/{page}.py")
     return at.run()
 

@@ -1,16 +1,8 @@
 """The parameter sets every page is measured at: its defaults, and the largest the app accepts."""
 
-PAGES = (
-    "why_position",
-    "sinusoidal",
-    "learned",
-    "relative",
-    "alibi",
-    "rope",
-    "context_extension",
-    "mrope",
-    "compare",
-)
+from ui.navigation import PAGE_NAMES
+
+PAGES = PAGE_NAMES  # every page of the app, in sidebar order
 
 SCENARIOS = {
     "default": {},

@@ -11,13 +11,14 @@ import pytest
 from bench.scenarios import PAGES
 from tests.browser.conftest import SCREENSHOTS
 from tests.browser.helpers import CHART, exceptions_on_page, fingerprint, png_size, wait_until_drawn
+from ui.navigation import PAGES as NAV_PAGES
 from ui.sections import ALL
 
 pytestmark = pytest.mark.browser
 
 
 def path_of(page_name: str) -> str:
-    return "" if page_name == "why_position" else page_name
+    return next(page.url_path for page in NAV_PAGES if page.name == page_name)
 
 
 @pytest.mark.parametrize("page_name", PAGES)

@@ -1,0 +1,38 @@
+"""The app's pages in sidebar order. app.py builds its navigation from this list; the benchmark and the tests
+visit every page on it, so a new page is added here once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class PageEntry:
+    """One page: its script ``pages/<name>.py``, its title and its icon (an emoji: icon fonts need the internet)."""
+
+    name: str
+    title: str
+    icon: str
+
+    @property
+    def script(self) -> str:
+        return f"pages/{self.name}.py"
+
+    @property
+    def url_path(self) -> str:
+        """The page's path in the app's URL ("" for the first page, the app's home)."""
+        return "" if self is PAGES[0] else self.name
+
+
+PAGES = (
+    PageEntry("why_position", "Why position", "🧩"),
+    PageEntry("sinusoidal", "Sinusoidal", "🌊"),
+    PageEntry("learned", "Learned", "📚"),
+    PageEntry("relative", "Relative (Shaw, T5)", "↔️"),
+    PageEntry("alibi", "ALiBi", "📐"),
+    PageEntry("rope", "RoPE", "🌀"),
+    PageEntry("context_extension", "Context extension", "🔭"),
+    PageEntry("mrope", "M-RoPE", "🖼️"),
+    PageEntry("compare", "Compare", "⚖️"),
+)
+PAGE_NAMES = tuple(page.name for page in PAGES)
