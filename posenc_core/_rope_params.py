@@ -1,6 +1,7 @@
 """Reading an HF ``rope_scaling`` / ``rope_parameters`` dict: required keys, HF's fallbacks, validation.
 
-Every reader raises ``ValueError`` naming the key. Ref: HF ``modeling_rope_utils`` (``standardize_rope_params``,
+Each key's kind, bounds and default come from ``rope_scaling_keys.SCALING_KEYS``; every reader raises
+``ValueError`` naming the key. Ref: HF ``modeling_rope_utils`` (``standardize_rope_params``,
 the ``_compute_*_parameters`` functions).
 """
 
@@ -13,28 +14,21 @@ import torch
 
 from posenc_core._checks import check_float, check_float_dtype, check_int
 from posenc_core.device import resolve_device
+from posenc_core.rope_scaling_keys import SCALING_KEYS
 
-REQUIRED = object()
 
-
-def read_float(params: Mapping[str, Any] | None, key: str, rope_type: str, *, default: Any = REQUIRED, **bounds) -> Any:
-    """params[key] as a finite float (> 0 unless ``bounds`` say otherwise); None/missing: default or error."""
+def read_required(params: Mapping[str, Any] | None, key: str, rope_type: str) -> Any:
+    """params[key] checked by its :class:`ScalingKey` (kind and bounds); None/missing: ValueError naming it."""
     value = (params or {}).get(key)
     if value is None:
-        if default is REQUIRED:
-            raise ValueError(f"{key} is required in the scaling dict for rope_type {rope_type!r}")
-        return default
-    return check_float(key, value, **(bounds or {"greater_than": 0.0}))
+        raise ValueError(f"{key} is required in the scaling dict for rope_type {rope_type!r}")
+    return SCALING_KEYS[key].check(value)
 
 
-def read_bool(params: Mapping[str, Any] | None, key: str, *, default: bool) -> bool:
-    """params[key] as a bool; None/missing: default."""
+def read_optional(params: Mapping[str, Any] | None, key: str) -> Any:
+    """params[key] checked by its :class:`ScalingKey`; None/missing: the key's HF default (None: derive it)."""
     value = (params or {}).get(key)
-    if value is None:
-        return default
-    if not isinstance(value, bool):
-        raise ValueError(f"{key} must be True or False (got {value!r})")
-    return value
+    return SCALING_KEYS[key].default if value is None else SCALING_KEYS[key].check(value)
 
 
 def check_lengths(seq_len: int | None, max_position_embeddings: int | None) -> tuple[int | None, int | None]:
@@ -55,7 +49,7 @@ def read_original_length(params: Mapping[str, Any] | None, max_position_embeddin
             f"original_max_position_embeddings is required for rope_type {rope_type!r} "
             "(in the scaling dict, or pass max_position_embeddings)"
         )
-    return check_int("original_max_position_embeddings", original, minimum=1)
+    return SCALING_KEYS["original_max_position_embeddings"].check(original)
 
 
 def read_factor_or_ratio(params, max_position_embeddings: int | None, original: int, rope_type: str) -> float:
@@ -63,7 +57,7 @@ def read_factor_or_ratio(params, max_position_embeddings: int | None, original: 
     factor = (params or {}).get("factor")
     if factor is None and max_position_embeddings is not None:
         return max_position_embeddings / original
-    return read_float(params, "factor", rope_type)
+    return read_required(params, "factor", rope_type)
 
 
 def read_factor_list(params, key: str, dim: int, device, dtype: torch.dtype) -> torch.Tensor:
@@ -74,5 +68,6 @@ def read_factor_list(params, key: str, dim: int, device, dtype: torch.dtype) -> 
     if isinstance(values, str | bytes) or not hasattr(values, "__len__") or len(values) != dim // 2:
         count = len(values) if hasattr(values, "__len__") else type(values).__name__
         raise ValueError(f"{key} must be a list of dim/2 = {dim // 2} numbers (got {count})")
-    values = [check_float(f"{key}[{i}]", value, greater_than=0.0) for i, value in enumerate(values)]
+    bounds = SCALING_KEYS[key].bounds()
+    values = [check_float(f"{key}[{i}]", value, **bounds) for i, value in enumerate(values)]
     return torch.tensor(values, dtype=check_float_dtype(dtype), device=resolve_device(device))

@@ -19,13 +19,14 @@ import torch
 from posenc_core._checks import check_choice, check_float, check_float_dtype, check_int
 from posenc_core._rope_params import (
     check_lengths,
-    read_bool,
     read_factor_list,
     read_factor_or_ratio,
-    read_float,
+    read_optional,
     read_original_length,
+    read_required,
 )
 from posenc_core.device import resolve_device
+from posenc_core.rope_scaling_keys import SCALING_KEYS
 from posenc_core.rope_yarn import yarn_attention_factor, yarn_ramp
 
 RopeScalingFunction = Callable[..., tuple[torch.Tensor, float]]
@@ -107,7 +108,7 @@ def linear_rope(dim, base, params, *, seq_len, max_position_embeddings, device=N
     """Position interpolation: inv_freq = default / factor (= positions / factor), attention_factor = 1.
     Ref: Chen et al. 2023, arXiv 2306.15595 (kaiokendev); HF ``_compute_linear_scaling_rope_parameters``."""
     check_lengths(seq_len, max_position_embeddings)
-    factor = read_float(params, "factor", "linear")
+    factor = read_required(params, "factor", "linear")
     return default_inv_freq(dim, base, device=device, dtype=dtype) / factor, 1.0
 
 
@@ -116,7 +117,7 @@ def ntk_rope(dim, base, params, *, seq_len, max_position_embeddings, device=None
     Ref: bloc97 (Reddit 2023); HF ``modeling_rope_utils`` early revision (``"ntk"``, later removed)."""
     check_lengths(seq_len, max_position_embeddings)
     dim, base = _check_dim_base(dim, base, minimum=4)
-    factor = read_float(params, "factor", "ntk")
+    factor = read_required(params, "factor", "ntk")
     ntk_base = base * factor ** (dim / (dim - 2))
     if ntk_base <= 1:
         raise ValueError(f"factor {factor:g} is too small: the scaled base base * factor^(d/(d-2)) must be > 1")
@@ -131,7 +132,7 @@ def dynamic_rope(dim, base, params, *, seq_len, max_position_embeddings, device=
     seq_len, length = check_lengths(seq_len, max_position_embeddings)
     if length is None:
         raise ValueError("max_position_embeddings is required for rope_type 'dynamic' (got None)")
-    factor = read_float(params, "factor", "dynamic")
+    factor = read_required(params, "factor", "dynamic")
     scaled_base = dynamic_ntk_base(base, dim, factor, seq_len, length)
     return default_inv_freq(dim, scaled_base, device=device, dtype=dtype), 1.0
 
@@ -148,18 +149,17 @@ def yarn_rope(dim, base, params, *, seq_len, max_position_embeddings, device=Non
     _, length = check_lengths(seq_len, max_position_embeddings)
     original = read_original_length(params, length, "yarn")
     factor = read_factor_or_ratio(params, length, original, "yarn")
-    attention_factor = read_float(params, "attention_factor", "yarn", default=None)
+    attention_factor = read_optional(params, "attention_factor")
     if attention_factor is None:
-        mscale = read_float(params, "mscale", "yarn", default=None, minimum=0.0)
-        mscale_all_dim = read_float(params, "mscale_all_dim", "yarn", default=None, minimum=0.0)
+        mscale, mscale_all_dim = read_optional(params, "mscale"), read_optional(params, "mscale_all_dim")
         attention_factor = yarn_attention_factor(factor, mscale, mscale_all_dim)
     ramp = yarn_ramp(
         dim,
         base,
         original,
-        read_float(params, "beta_fast", "yarn", default=32.0),
-        read_float(params, "beta_slow", "yarn", default=1.0),
-        truncate=read_bool(params, "truncate", default=True),
+        read_optional(params, "beta_fast"),
+        read_optional(params, "beta_slow"),
+        truncate=read_optional(params, "truncate"),
         device=device,
         dtype=dtype,
     )
@@ -178,7 +178,7 @@ def longrope_rope(dim, base, params, *, seq_len, max_position_embeddings, device
     dim, base = _check_dim_base(dim, base)
     seq_len, length = check_lengths(seq_len, max_position_embeddings)
     original = read_original_length(params, length, "longrope")
-    attention_factor = read_float(params, "attention_factor", "longrope", default=None)
+    attention_factor = read_optional(params, "attention_factor")
     if attention_factor is None:
         factor = read_factor_or_ratio(params, length, original, "longrope")
         attention_factor = 1.0 if factor <= 1 else math.sqrt(1 + math.log(factor) / math.log(original))
@@ -196,9 +196,9 @@ def llama3_rope(dim, base, params, *, seq_len, max_position_embeddings, device=N
     dim, base = _check_dim_base(dim, base)
     _, length = check_lengths(seq_len, max_position_embeddings)
     original = read_original_length(params, length, "llama3")
-    factor = read_float(params, "factor", "llama3")
-    low = read_float(params, "low_freq_factor", "llama3")
-    high = read_float(params, "high_freq_factor", "llama3")
+    factor = read_required(params, "factor", "llama3")
+    low = read_required(params, "low_freq_factor", "llama3")
+    high = read_required(params, "high_freq_factor", "llama3")
     ramp = llama3_ramp(dim, base, original, low, high, device=device, dtype=dtype)
     inv = default_inv_freq(dim, base, device=device, dtype=dtype)
     return inv / factor * ramp + inv * (1 - ramp), 1.0
@@ -254,7 +254,7 @@ def inv_freq(
     params = dict(scaling or {})
     base = check_float("base", base, greater_than=1.0)
     for key, value in (("rope_theta", base), ("partial_rotary_factor", partial_rotary_factor)):
-        if params.get(key) is not None and float(params[key]) != value:
+        if params.get(key) is not None and SCALING_KEYS[key].check(params[key], f"scaling[{key!r}]") != value:
             raise ValueError(
                 f"scaling[{key!r}] = {params[key]!r} disagrees with the argument ({value:g}): pass one value"
             )
