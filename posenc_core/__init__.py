@@ -8,10 +8,11 @@ One module per family; every tensor-producing function takes ``device=None, dtyp
 - :mod:`posenc_core.relative`    Shaw et al. clipped indices, T5 buckets
 - :mod:`posenc_core.alibi`       ALiBi slopes and biases (Press et al.)
 - :mod:`posenc_core.rope`        rotary embeddings; :mod:`posenc_core.rope_scaling` (+ rope_yarn) its context
-                                 extensions; :mod:`posenc_core.rope_bounds` long-term decay and the base bound
+                                 extensions, :mod:`posenc_core.rope_scaling_keys` the keys each one reads;
+                                 :mod:`posenc_core.rope_bounds` long-term decay and the base bound
 - :mod:`posenc_core.mrope`       Qwen2-VL multimodal RoPE position ids
 - :mod:`posenc_core.metrics`     similarity and distance statistics of any table
-- :mod:`posenc_core.presets`     real models' parameters and ``config.json`` reading
+- :mod:`posenc_core.presets`     real models' parameters (published configs)
 - :mod:`posenc_core.sampling`    display-resolution views (windows, sampled positions, envelopes)
 - :mod:`posenc_core.attention`   a small self-attention (why attention needs position)
 - :mod:`posenc_core.hf_config`   reading a model's config.json

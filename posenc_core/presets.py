@@ -3,8 +3,8 @@
 A preset holds what the position maths needs (heads, head dims, RoPE base, scaling block, ALiBi or T5
 knobs), not the whole architecture. ``rope_scaling`` is the HF dict normalized to carry ``"rope_type"``
 (``"type"`` renamed, ``"su"`` -> ``"longrope"``, ``"mrope"`` -> ``"default"``; Phi-3's top-level
-``original_max_position_embeddings`` moved inside, as HF v5 does). Reading an uploaded config lives in
-:mod:`posenc_core.hf_config` (``from_hf_config``).
+``original_max_position_embeddings`` moved inside, as HF v5 does). Reading an uploaded config is
+:mod:`posenc_core.hf_config`'s job (``from_hf_config``): it imports this module, never the other way round.
 
 Ref: each preset's ``source``; HF transformers ``modeling_rope_utils.py`` for the scaling dicts.
 """
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from posenc_core._checks import check_choice, check_float, check_int
+from posenc_core.schemes import SCHEMES
 
-SCHEMES = ("rope", "alibi", "t5", "mrope", "learned", "sinusoidal")
 ROPE_LAYOUTS = ("half", "interleaved")  # rotate_half (GPT-NeoX, HF) | pairs (2i, 2i+1) (GPT-J, DeepSeek)
 
 
@@ -27,7 +27,7 @@ class ModelPreset:
     """One model's positional-encoding parameters. Do not mutate ``rope_scaling``: it is shared."""
 
     name: str  # display name, e.g. "Llama-3.1-8B"
-    scheme: str  # one of SCHEMES
+    scheme: str  # a key of posenc_core.schemes.SCHEMES
     source: str  # where the numbers come from (model repo config.json, revision notes)
     hidden_size: int
     n_heads: int
@@ -291,12 +291,3 @@ def rope_inputs(preset: ModelPreset, *, seq_len: int | None = None) -> dict[str,
         "max_position_embeddings": preset.max_position_embeddings,
         "seq_len": seq_len,
     }
-
-
-def __getattr__(name: str):
-    """``presets.from_hf_config`` / ``presets.ConfigReading`` live in :mod:`posenc_core.hf_config`."""
-    if name in ("from_hf_config", "ConfigReading"):
-        from posenc_core import hf_config
-
-        return getattr(hf_config, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

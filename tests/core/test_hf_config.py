@@ -8,7 +8,7 @@ Fixture provenance (trimmed copies of the published config.json files, found in 
 - llama-2-7b, llama-3.1-8b, qwen2.5-7b-instruct, deepseek-v3 (as shipped for DeepSeek-R1), deepseek-v2-lite,
   gpt-neox-20b, gpt-j-6b, mpt-7b-instruct, qwen2-vl-7b-instruct: copies in benchmark/test code.
 - bloom: the PE keys only; t5-base: the original key set (no relative_attention_max_distance).
-- mistral-7b-v0.1: rebuilt from POSENC_SPEC.md §8 (no stored copy found).
+- mistral-7b-v0.1: rebuilt from docs/REFERENCE_NUMBERS.md §8 (no stored copy found).
 - qwen2.5-7b-instruct-yarn: the Instruct config plus the model card's 128k rope_scaling block.
 - llama-3.1-8b-v5, qwen2-vl-7b-instruct-text-config: the same models as transformers v5 / newer
   transformers save them (rope_parameters; text_config nesting), built by hand.
@@ -24,6 +24,7 @@ import pytest
 
 from posenc_core.hf_config import ConfigReading, from_hf_config
 from posenc_core.presets import PRESETS
+from posenc_core.rope_scaling_keys import SCALING_KEYS
 
 CONFIGS = Path(__file__).parents[1] / "fixtures" / "configs"
 FIXTURE_PRESETS = {
@@ -306,6 +307,19 @@ def test_unknown_extra_keys_never_crash():
 )  # fmt: skip
 def test_malformed_input_raises_naming_the_key(config, message):
     with pytest.raises(ValueError, match=message):
+        from_hf_config(config)
+
+
+@pytest.mark.parametrize(
+    ("name", "bad"),
+    [(name, -1.0) for name, key in SCALING_KEYS.items() if key.kind == "float"]
+    + [(name, bad) for name, key in SCALING_KEYS.items() if key.kind == "floats" for bad in ([], [1.0, "x"], [0.0])],
+)
+def test_scaling_keys_are_checked_as_the_key_list_describes_them(name, bad):
+    """Every float key (factor, beta_fast, mscale, ...) and every list key (LongRoPE's factors) of
+    ``rope_scaling_keys`` is checked when the config is read, with a message naming it."""
+    config = {**LLAMA, "rope_scaling": {"type": "yarn", "factor": 4.0, name: bad}}
+    with pytest.raises(ValueError, match=rf"rope_scaling\.{name}(\[\d+\])? must be"):
         from_hf_config(config)
 
 

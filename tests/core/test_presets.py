@@ -1,11 +1,14 @@
-"""Presets: the numbers of POSENC_SPEC.md §8, the preset table's API, and the RoPE each preset feeds to
-``posenc_core.rope_scaling.inv_freq`` (spec §1.1, §2.3-2.6 test vectors)."""
+"""Presets: the numbers of docs/REFERENCE_NUMBERS.md §8, the preset table's API, and the RoPE each preset feeds to
+``posenc_core.rope_scaling.inv_freq`` (§1.1, §2.3-2.6 test vectors)."""
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,7 +19,7 @@ from posenc_core.presets import PRESETS, ModelPreset, get_preset, preset_names, 
 CONFIGS = Path(__file__).parents[1] / "fixtures" / "configs"
 ROPE_KEYS = [key for key, preset in PRESETS.items() if preset.scheme in ("rope", "mrope")]
 
-# key: scheme, hidden, heads, kv heads, head_dim, rotary_dim, rope_theta, max positions (spec §8; Phi-2's
+# key: scheme, hidden, heads, kv heads, head_dim, rotary_dim, rope_theta, max positions (§8; Phi-2's
 # 2048 from its config.json)
 SPEC_TABLE = {
     "llama-2-7b": ("rope", 4096, 32, 32, 128, 128, 1e4, 4096),
@@ -227,9 +230,22 @@ def test_model_preset_defaults():
     assert (alibi.rotary_dim, alibi.rope_head_dim) == (None, None)
 
 
-def test_from_hf_config_is_reachable_from_presets():
-    from posenc_core.hf_config import ConfigReading, from_hf_config
+def _modules_after_importing(module: str) -> list[str]:
+    """The posenc_core modules loaded by a fresh interpreter after ``import module``."""
+    script = (
+        f"import json, sys; import {module}; "
+        "print(json.dumps(sorted(name for name in sys.modules if name.startswith('posenc_core'))))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=root, env=env, check=True)
+    return json.loads(done.stdout)
 
-    assert presets.from_hf_config is from_hf_config and presets.ConfigReading is ConfigReading
+
+def test_presets_does_not_import_hf_config_and_hf_config_imports_presets():
+    """One direction only: reading a config needs the preset type; the preset table needs no config reader."""
+    assert "posenc_core.hf_config" not in _modules_after_importing("posenc_core.presets")
+    assert "posenc_core.presets" in _modules_after_importing("posenc_core.hf_config")
+    assert not hasattr(presets, "from_hf_config") and not hasattr(presets, "ConfigReading")
     with pytest.raises(AttributeError, match="no_such_name"):
         presets.no_such_name  # noqa: B018

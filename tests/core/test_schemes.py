@@ -3,6 +3,7 @@
 import pytest
 
 from posenc_core import schemes
+from posenc_core.hf_config import from_hf_config
 from posenc_core.schemes import FACT_COLUMNS, SCHEMES, Scheme, register_scheme
 
 
@@ -17,7 +18,8 @@ def empty_registry(monkeypatch):
 
 
 def test_the_known_schemes_are_registered_in_the_lesson_order():
-    assert list(SCHEMES) == ["sinusoidal", "learned", "shaw", "t5", "alibi", "rope", "mrope"]
+    known = ["sinusoidal", "learned", "shaw", "t5", "alibi", "rope", "mrope"]
+    assert [key for key in SCHEMES if key in known] == known
 
 
 def test_each_row_of_the_table_has_every_column_and_names_its_scheme():
@@ -63,3 +65,13 @@ def test_an_unknown_key_names_the_argument_and_the_choices():
     with pytest.raises(ValueError, match="scheme") as error:
         schemes.get_scheme("nope")
     assert "rope" in str(error.value)
+
+
+def test_the_config_reader_takes_the_scheme_registered_for_a_model_type():
+    config = {"model_type": "toy_model", "hidden_size": 64, "num_attention_heads": 4, "max_position_embeddings": 128}
+    assert from_hf_config(config).preset.scheme == "rope"  # unknown model type: RoPE, and it says so
+    register_scheme(_scheme("toy", {"toy_model"}))
+    try:
+        assert from_hf_config(config).preset.scheme == "toy"
+    finally:
+        SCHEMES.pop("toy")
