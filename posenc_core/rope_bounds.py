@@ -1,4 +1,5 @@
-"""Two analyses of RoPE as a function of the base: RoFormer's long-term decay bound, and the Men et al. bound
+"""Two analyses of RoPE as a function of the base: RoFormer's long-term decay bound (also for any inv_freq, so
+for the scaled variants: ``decay_bound_for_frequencies``), and the Men et al. bound
 B(m) = Σ_i cos(m·θ_i), θ_i = base^(-2i/d), whose sign must stay >= 0 over the context for attention to
 favour similar tokens at every distance (so the base bounds the context length).
 
@@ -19,14 +20,15 @@ from contextlib import contextmanager
 
 import torch
 
-from posenc_core._checks import check_float, check_float_dtype, check_int
-from posenc_core.device import resolve_device
+from posenc_core._checks import check_float, check_float_dtype, check_int, check_vector
+from posenc_core.device import resolve_device, work_dtype
 from posenc_core.sampling import MAX_CURVE_POINTS
 
 MAX_DISTANCES = 2**20 + 1
 """Most distances one ``decay_bound`` call evaluates (0 .. 2^20); pass ``num_points`` for longer ranges."""
 MAX_BOUND_CONTEXT = 2**22
 """Largest ``context_len`` for ``base_bound_curve`` / ``min_base_for_context`` (4M positions)."""
+_DECAY_BLOCK_ELEMENTS = 2**20  # (distances x frequencies) per block of the decay bound (16 MiB of complex128)
 _ROWS = 256  # R: positions m = q + r are evaluated as a (columns x R) grid
 _BLOCK = 64  # q values per block while looking for a violation (64 x 256 positions: most bases fail in the first)
 _BATCH = 128  # grid bases screened against the known violating positions at once
@@ -63,13 +65,32 @@ def decay_bound(
         num_points = check_int("num_points", num_points, minimum=1, maximum=MAX_DISTANCES)
         distances = torch.linspace(0, max_distance, num_points, device=device, dtype=work)
     theta = (base**-exponents).to(device=device, dtype=work)
-    values = torch.empty_like(distances)
-    rows = 2**14
-    for start in range(0, distances.numel(), rows):
-        angle = torch.outer(distances[start : start + rows], theta)  # (rows, d/2)
-        partial_sums = torch.complex(angle.cos(), angle.sin()).cumsum(dim=-1)  # S_1 .. S_{d/2}
+    return distances.to(dtype), decay_bound_for_frequencies(theta, distances, device=device, dtype=dtype)
+
+
+def decay_bound_for_frequencies(
+    inv_freq, distances, *, device=None, dtype: torch.dtype = torch.float32
+) -> torch.Tensor:
+    """(1/n) Σ_{j=1}^{n} |S_j(r)|, S_j(r) = Σ_{i<j} e^{i·r·θ_i}, θ = inv_freq (n,), at each distance r. Shape (K,).
+
+    RoFormer's long-term decay bound for any frequencies (default, linear, YaRN, Llama 3.1, ...); its value at
+    r = 0 is its maximum (n + 1)/2. Summed in float64 (float32 on mps) over blocks of distances; ``distances``
+    may be ints or floats >= 0. Ref: Su et al. 2021, arXiv 2104.09864 §3.4.3.
+    """
+    device, dtype = resolve_device(device), check_float_dtype(dtype)
+    work = work_dtype(device)
+    theta = check_vector("inv_freq", inv_freq, device=device, dtype=work)
+    if theta.numel() == 0 or float(theta.min()) <= 0:
+        got = "an empty sequence" if theta.numel() == 0 else f"a smallest value of {float(theta.min()):g}"
+        raise ValueError(f"inv_freq must be a non-empty 1-D sequence of numbers > 0 (got {got})")
+    r = check_vector("distances", distances, device=device, dtype=work, minimum=0)
+    values = torch.empty_like(r)
+    rows = max(1, _DECAY_BLOCK_ELEMENTS // theta.numel())
+    for start in range(0, r.numel(), rows):
+        angle = torch.outer(r[start : start + rows], theta)  # (rows, n)
+        partial_sums = torch.complex(angle.cos(), angle.sin()).cumsum(dim=-1)  # S_1 .. S_n
         values[start : start + rows] = partial_sums.abs().mean(dim=-1)
-    return distances.to(dtype), values.to(dtype)
+    return values.to(dtype)
 
 
 def base_bound(

@@ -16,6 +16,7 @@ from posenc_core.metrics import (
     compare_schemes,
     distance,
     distance_profile,
+    offset_profile,
     offset_similarity,
     similarity_matrix,
 )
@@ -127,6 +128,45 @@ def test_offset_similarity_keeps_the_table_dtype(device):
     assert offset_similarity(table, [])[1].shape == (0,)
 
 
+# --- offset_profile (every offset at once, by FFT) -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["dot", "cosine"])
+@pytest.mark.parametrize(("length", "width"), [(1, 3), (2, 1), (23, 3), (70, 5)])
+def test_offset_profile_matches_the_double_loop(device, kind, length, width):
+    table = _table(device, length=max(length, 4), width=width)[:length]  # row 3 (if kept) is all zeros
+    profile = offset_profile(table, kind=kind)
+    assert profile.shape == (length,) and profile.dtype == F64 and profile.device.type == device.type
+    expected, _ = offset_oracle(table.cpu(), range(length), kind)
+    torch.testing.assert_close(profile.cpu(), expected, atol=1e-10, rtol=0)
+
+
+@pytest.mark.parametrize("kind", ["dot", "cosine"])
+def test_offset_profile_equals_offset_similarity_on_a_random_table(device, monkeypatch, kind):
+    table = random_table(600, 48, std=0.02, seed=3, device=device, dtype=F64)
+    _, mean, _ = offset_similarity(table, kind=kind)
+    torch.testing.assert_close(offset_profile(table, kind=kind), mean)
+    monkeypatch.setattr(metrics, "_BLOCK_ELEMENTS", 1200 * 5)  # 5 channels per FFT block
+    torch.testing.assert_close(offset_profile(table, kind=kind), mean)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_offset_profile_of_sinusoids_is_the_closed_form(device, layout):
+    """Even d: every p gives PE(p)·PE(p+k) = Σ cos(kω_i), so the mean over p is that closed form."""
+    table = encoding(512, 32, layout=layout, device=device, dtype=F64)
+    expected = relative_similarity(torch.arange(512), 32, layout=layout, device=device, dtype=F64)
+    torch.testing.assert_close(offset_profile(table), expected)
+    torch.testing.assert_close(offset_profile(table), offset_similarity(table)[1])
+
+
+def test_offset_profile_keeps_the_table_dtype(device):
+    table = random_table(100, 8, device=device)
+    profile = offset_profile(table)
+    assert profile.dtype == torch.float32
+    torch.testing.assert_close(profile, offset_similarity(table)[1])
+    assert offset_profile([[1, 2], [3, 4]]).tolist() == [15.0, 11.0]  # (1+4+9+16)/2, (3+8)/1
+
+
 # --- distances ---------------------------------------------------------------------------------------------
 
 
@@ -193,6 +233,11 @@ def test_compare_schemes(device):
         (lambda t: offset_similarity(t, [10]), "offsets"),
         (lambda t: offset_similarity(t, [0.5]), "offsets"),
         (lambda t: offset_similarity(t, kind="cos"), "kind"),
+        (lambda t: offset_profile(t[0]), "table"),
+        (lambda t: offset_profile(torch.full((4, 2), float("nan"))), "table"),
+        (lambda t: offset_profile(torch.full((4, 2), float("inf"))), "table"),
+        (lambda t: offset_profile(torch.zeros(0, 3)), "table"),
+        (lambda t: offset_profile(t, kind="cos"), "kind"),
         (lambda t: adjacent_distance_stats(t[:1]), "table"),
         (lambda t: distance(t, 0, 10), "j"),
         (lambda t: distance(t, -1, 0), "i"),

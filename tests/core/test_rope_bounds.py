@@ -1,4 +1,5 @@
-"""posenc_core.rope_bounds: RoFormer's decay bound and Men et al.'s base bound, against loops from the papers."""
+"""posenc_core.rope_bounds: RoFormer's decay bound (default and any frequencies) and Men et al.'s base bound,
+against loops from the papers."""
 
 from __future__ import annotations
 
@@ -10,14 +11,17 @@ import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from posenc_core import rope_bounds
 from posenc_core.rope_bounds import (
     MAX_BOUND_CONTEXT,
     MAX_DISTANCES,
     base_bound,
     base_bound_curve,
     decay_bound,
+    decay_bound_for_frequencies,
     min_base_for_context,
 )
+from posenc_core.rope_scaling import default_inv_freq, inv_freq
 
 F64 = torch.float64
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -73,6 +77,58 @@ def test_decay_bound_decays_on_average():
     _, values = decay_bound(1000, 128)
     assert values.dtype == torch.float32
     assert values[:10].mean() > 20 and values[50:].max() < 15 and values[200:].mean() < 8
+
+
+# --- RoFormer long-term decay for any frequencies ---------------------------------------------------------
+
+
+def decay_oracle_for(r, frequencies):
+    """RoFormer §3.4.3 with the frequencies given: (1/n) Σ_{j=1}^{n} |S_j|, S_j = Σ_{i<j} e^{i r θ_i}, a loop."""
+    total, partial = 0.0, 0j
+    for theta in frequencies:
+        partial += cmath.exp(1j * r * theta)
+        total += abs(partial)
+    return total / len(frequencies)
+
+
+@pytest.mark.parametrize(("d", "base"), [(8, 100.0), (128, 10000.0), (128, 5e5)])
+def test_decay_bound_for_frequencies_equals_decay_bound_for_the_default_ones(device, d, base):
+    distances, expected = decay_bound(3000, d, base, device=device, dtype=F64)
+    got = decay_bound_for_frequencies(default_inv_freq(d, base, dtype=F64), distances, device=device, dtype=F64)
+    assert got.shape == (3001,) and got.dtype == F64 and got.device.type == device.type
+    torch.testing.assert_close(got, expected, rtol=1e-9, atol=1e-9)
+
+
+def test_decay_bound_for_frequencies_matches_the_loop_on_yarn_frequencies(device):
+    """A scaled inv_freq (YaRN, factor 8, L 2048, float32 as the models use it) against the paper's loop."""
+    scaling = {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 2048}
+    yarn = inv_freq(64, 1e4, scaling)[0]
+    assert not torch.allclose(yarn, default_inv_freq(64, 1e4))  # input sanity: the frequencies are scaled
+    distances = [0, 1, 2.5, 100, 2047, 4097, 65536]
+    got = decay_bound_for_frequencies(yarn, distances, device=device, dtype=F64)
+    expected = torch.tensor([decay_oracle_for(r, yarn.tolist()) for r in distances], dtype=F64)
+    torch.testing.assert_close(got.cpu(), expected, rtol=1e-10, atol=1e-10)
+
+
+@SETTINGS
+@given(
+    frequencies=st.lists(st.floats(1e-7, 10.0), min_size=1, max_size=40),
+    r=st.floats(0.0, 1e6),
+)
+def test_decay_bound_for_frequencies_is_largest_at_zero(device, frequencies, r):
+    """|S_j(0)| = j, so the value at distance 0 is (1/n) Σ j = (n + 1)/2, and |S_j(r)| <= j bounds every r."""
+    values = decay_bound_for_frequencies(frequencies, [0, r], device=device, dtype=F64)
+    assert values[0].item() == pytest.approx((len(frequencies) + 1) / 2, rel=1e-12)
+    assert values[1].item() <= values[0].item() * (1 + 1e-12)
+
+
+def test_decay_bound_for_frequencies_blocks_and_dtype(monkeypatch):
+    inv, ks = default_inv_freq(32, 1e4, dtype=F64), torch.arange(1000)
+    whole = decay_bound_for_frequencies(inv, ks, device="cpu", dtype=F64)
+    monkeypatch.setattr(rope_bounds, "_DECAY_BLOCK_ELEMENTS", 16 * 7)  # 7 distances per block
+    torch.testing.assert_close(decay_bound_for_frequencies(inv, ks, device="cpu", dtype=F64), whole, rtol=0, atol=0)
+    assert decay_bound_for_frequencies(inv, ks, device="cpu").dtype == torch.float32
+    assert decay_bound_for_frequencies(inv, [], device="cpu").shape == (0,)
 
 
 # --- Men et al. base bound --------------------------------------------------------------------------------
@@ -154,6 +210,16 @@ def test_min_base_small_contexts_and_hopeless_dims():
         (lambda: decay_bound(MAX_DISTANCES, 128), "max_distance"),
         (lambda: decay_bound(10, 128, num_points=0), "num_points"),
         (lambda: decay_bound(10, 128, dtype=torch.int64), "dtype"),
+        (lambda: decay_bound_for_frequencies([[1.0, 0.5]], [0, 1]), "inv_freq"),
+        (lambda: decay_bound_for_frequencies([], [0, 1]), "inv_freq"),
+        (lambda: decay_bound_for_frequencies([1.0, 0.0], [0, 1]), "inv_freq"),
+        (lambda: decay_bound_for_frequencies([1.0, -0.5], [0, 1]), "inv_freq"),
+        (lambda: decay_bound_for_frequencies([1.0, float("nan")], [0, 1]), "inv_freq"),
+        (lambda: decay_bound_for_frequencies("ab", [0, 1]), "inv_freq"),
+        (lambda: decay_bound_for_frequencies([1.0], [0, -1]), "distances"),
+        (lambda: decay_bound_for_frequencies([1.0], [0, float("inf")]), "distances"),
+        (lambda: decay_bound_for_frequencies([1.0], [[0, 1]]), "distances"),
+        (lambda: decay_bound_for_frequencies([1.0], [0, 1], dtype=torch.int64), "dtype"),
         (lambda: base_bound([0, float("nan")], 128), "positions"),
         (lambda: base_bound("ab", 128), "positions"),
         (lambda: base_bound_curve(0, 128), "context_len"),
