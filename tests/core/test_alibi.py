@@ -1,4 +1,4 @@
-"""posenc_core.alibi: spec numbers (POSENC_SPEC §4, §9), slow oracles written from the paper and the
+"""posenc_core.alibi: reference numbers (docs/REFERENCE_NUMBERS.md §4, §9), slow oracles written from the paper and the
 reference code, HF BLOOM itself, and properties."""
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def loop_bias(slopes: list[float], q_len: int, k_len: int, mode: str) -> torch.T
     return out
 
 
-# ---------------------------------------------------------------- spec numbers (§4)
+# ---------------------------------------------------------------- reference numbers (§4)
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
-"""posenc_core.mrope: spec §3 vector, an oracle ported from HF ``get_rope_index``, the HF cos/sin section
-selection, and bad arguments."""
+"""posenc_core.mrope: the docs/REFERENCE_NUMBERS.md §3 vector, an oracle ported from HF ``get_rope_index``, the HF
+cos/sin section selection, and bad arguments."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def hf_interleaved_axes(mrope_section):
     return freqs_t[0]
 
 
-# --- spec §3 ----------------------------------------------------------------------------------------------
+# --- reference numbers (§3) -------------------------------------------------------------------------------
 
 
 SPEC_SEGMENTS = [
@@ -96,7 +96,7 @@ SPEC_SEGMENTS = [
     [SPEC_SEGMENTS, [TextSegment(3), ImageSegment(1, 4, 6), TextSegment(2)], list(map(as_segment, SPEC_SEGMENTS))],
 )
 def test_spec_vector(device, segments):
-    """[t, t, <vs>, 6x<img>, <ve>, t] with image_grid_thw (1, 4, 6), merge 2 (spec §3)."""
+    """[t, t, <vs>, 6x<img>, <ve>, t] with image_grid_thw (1, 4, 6), merge 2 (§3)."""
     ids = position_ids(segments, device=device)
     assert ids.dtype == torch.int64 and ids.device.type == device.type
     assert ids.tolist() == [

@@ -1,5 +1,5 @@
-"""posenc_core.relative: spec numbers (POSENC_SPEC §5, §6), a pure-Python T5 loop from the paper/Mesh TF,
-HF's T5Attention._relative_position_bucket itself, a tensor2tensor loop for Shaw, and properties."""
+"""posenc_core.relative: reference numbers (docs/REFERENCE_NUMBERS.md §5, §6), a pure-Python T5 loop from the
+paper/Mesh TF, HF's T5Attention._relative_position_bucket itself, a tensor2tensor loop for Shaw, and properties."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def loop_shaw_index(q_len: int, k_len: int, k: int) -> list[list[int]]:
     return [[min(max(j - i, -k), k) + k for j in range(k_len)] for i in query_keys]
 
 
-# ---------------------------------------------------------------- spec numbers (§5, §6)
+# ---------------------------------------------------------------- reference numbers (§5, §6)
 
 
 def test_t5_requested_vector(device):

@@ -1,4 +1,5 @@
-"""posenc_core.rope: spec §1 numbers, slow 2x2-rotation oracles written from the paper, properties, bad arguments."""
+"""posenc_core.rope: the numbers of docs/REFERENCE_NUMBERS.md §1, slow 2x2-rotation oracles written from the paper,
+properties, bad arguments."""
 
 from __future__ import annotations
 
@@ -71,7 +72,7 @@ def score_oracle(q, k, m, n, freq, layout):
     return float(rq[: 2 * len(freq)] @ rk[: 2 * len(freq)]) + tail
 
 
-# --- spec §1 numbers --------------------------------------------------------------------------------------
+# --- reference numbers (§1) -------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -97,7 +98,8 @@ def test_spec_inv_freq_and_wavelengths_through_the_reexport():
 
 
 def test_spec_wavelength_per_channel_uses_the_pair_index():
-    """Spec §9(d): d = 128, channels 0, 1, 2, 126, 127 (interleaved) -> 6.283, 6.283, 7.256, 5.441e4, 5.441e4."""
+    """docs/REFERENCE_NUMBERS.md §9(d): d = 128, channels 0, 1, 2, 126, 127 (interleaved) -> 6.283, 6.283, 7.256,
+    5.441e4, 5.441e4."""
     per_channel = wavelengths(default_freq(128))[channel_pair_index(128, "interleaved", device="cpu")]
     torch.testing.assert_close(
         per_channel[[0, 1, 2, 126, 127]],
@@ -149,7 +151,7 @@ def test_float32_path_matches_the_oracle_and_keeps_the_dtype(device, layout):
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_partial_rotary_gpt_neox_20b_shape(device, layout):
-    """GPT-NeoX-20B: head 96, rotary_pct 0.25 -> 24 rotated channels, exponent denominator 24 (spec §1.3)."""
+    """GPT-NeoX-20B: head 96, rotary_pct 0.25 -> 24 rotated channels, exponent denominator 24 (§1.3)."""
     freq, _ = rope.inv_freq(96, 10000.0, partial_rotary_factor=0.25, device=device, dtype=F64)
     assert freq.numel() == 12 and freq[1].item() == pytest.approx(10000 ** (-2 / 24))
     x = torch.randn(2, 5, 96, dtype=F64, generator=torch.Generator().manual_seed(3)).to(device)
@@ -212,7 +214,7 @@ def test_relative_score_depends_only_on_m_minus_n(device, dim, base, m, n, shift
 @DEVICE_SETTINGS
 @given(dim=dims, positions=positions_st, seed=st.integers(0, 99))
 def test_half_layout_is_the_interleaved_layout_permuted(device, dim, positions, seed):
-    """rotate_half(P x) == P rotate_every_two(x) and apply(x[P], half) == apply(x, interleaved)[P] (spec §1.2)."""
+    """rotate_half(P x) == P rotate_every_two(x) and apply(x[P], half) == apply(x, interleaved)[P] (§1.2)."""
     perm = layout_permutation(dim, device=device)
     x = torch.randn(len(positions), dim, dtype=F64, generator=torch.Generator().manual_seed(seed)).to(device)
     torch.testing.assert_close(rotate_half(x[..., perm]), rotate_every_two(x)[..., perm], rtol=0, atol=0)

@@ -1,4 +1,5 @@
-"""posenc_core.rope_scaling: the numbers of POSENC_SPEC §1.1 and §2, properties, the registry, bad arguments.
+"""posenc_core.rope_scaling: the numbers of docs/REFERENCE_NUMBERS.md §1.1 and §2, properties, the registry, bad
+arguments.
 
 The slow loop oracles live in test_rope_scaling_oracles.py, the YaRN helpers in test_rope_scaling_yarn.py and
 the comparison with the installed HF transformers in test_rope_scaling_vs_transformers.py.
@@ -79,7 +80,7 @@ DEEPSEEK_V3 = {
 
 
 def assert_values(actual: torch.Tensor, expected, rtol: float = 1e-4) -> None:
-    """Spec and HF-test numbers carry ~5 significant digits: compare relatively, never with an absolute slack."""
+    """Reference and HF-test numbers carry ~5 significant digits: compare relatively, never with an absolute slack."""
     expected = torch.as_tensor(expected, dtype=actual.dtype, device=actual.device)
     torch.testing.assert_close(actual, expected, rtol=rtol, atol=0)
 

@@ -1,4 +1,5 @@
-"""posenc_core.rope_yarn (the YaRN helpers the scaling variants and the app use): POSENC_SPEC §2.3-2.4 numbers,
+"""posenc_core.rope_yarn (the YaRN helpers the scaling variants and the app use): docs/REFERENCE_NUMBERS.md §2.3-2.4
+numbers,
 properties (the ramp's polarity against the paper's rotations r = L/λ), bad arguments."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""posenc_core.sinusoidal: spec §7 numbers, slow oracles written from the papers, properties, bad arguments."""
+"""posenc_core.sinusoidal: docs/REFERENCE_NUMBERS.md §7 numbers, slow oracles written from the papers, properties,
+bad arguments."""
 
 from __future__ import annotations
 
@@ -72,7 +73,7 @@ def t2t_oracle(positions, d, base=10000.0):
 ORACLES = {"interleaved": vaswani_oracle, "half": marian_oracle, "t2t": t2t_oracle}
 
 
-# --- spec §7 numbers ------------------------------------------------------------------------------------------
+# --- reference numbers (§7) -----------------------------------------------------------------------------------
 
 SPEC_POS_1 = [
     ("interleaved", 4, [0.841471, 0.540302, 0.00999983, 0.99995]),
@@ -109,7 +110,8 @@ def test_spec_last_frequencies():
 
 
 def test_spec_9d_wavelengths_use_the_pair_index():
-    """Spec §9(d): d = 128, channels 0, 1, 2, 126, 127 -> 6.283, 6.283, 7.256, 5.441e4, 5.441e4."""
+    """docs/REFERENCE_NUMBERS.md §9(d): d = 128, channels 0, 1, 2, 126, 127 -> 6.283, 6.283, 7.256, 5.441e4,
+    5.441e4."""
     got = wavelengths(128, device="cpu", dtype=F64)[[0, 1, 2, 126, 127]]
     torch.testing.assert_close(got, torch.tensor([6.283, 6.283, 7.256, 5.441e4, 5.441e4], dtype=F64), rtol=2e-4, atol=0)
 
