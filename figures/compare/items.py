@@ -37,6 +37,7 @@ class CompareItem:
     head: int = 0  # alibi
     table: str | None = None  # learned: a built-in trained table
     max_distance: int = 0  # t5
+    value: float = 0.0  # a scheme's own real-valued setting (e.g. a rate)
 
 
 Parser = Callable[[str, str, str | None, Mapping[str, Any]], CompareItem]  # (where, argument, @head, values) -> item

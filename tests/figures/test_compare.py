@@ -207,7 +207,7 @@ def test_a_newly_registered_scheme_is_compared_without_touching_the_compare_pack
     result = _build(schemes="sinusoidal,toy:3", distance_axis="linear", seq_len=300)
     toy = _trace(result, "toy decay 3")
     np.testing.assert_allclose(np.asarray(toy.y), np.exp(-np.asarray(toy.x, dtype=np.float64) * 3 / 100), rtol=1e-6)
-    with pytest.raises(ValueError, match="one of sinusoidal, learned, t5, alibi, rope, toy"):
+    with pytest.raises(ValueError, match=r"one of sinusoidal, learned, .*\btoy\b"):
         _build(schemes="sinusoidal,wavelet")
 
 
