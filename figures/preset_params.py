@@ -4,18 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-ROPE_SCALING_KEYS = (
-    "factor",
-    "original_max_position_embeddings",
-    "beta_fast",
-    "beta_slow",
-    "mscale",
-    "mscale_all_dim",
-    "attention_factor",
-    "low_freq_factor",
-    "high_freq_factor",
-    "truncate",
+from posenc_core.rope_scaling_keys import ALL_SCALING_KEYS, SCALING_KEYS
+
+COPIED_SCALING_KEYS = tuple(
+    name
+    for name in ALL_SCALING_KEYS
+    if SCALING_KEYS[name].kind != "floats"
+    and name not in ("factor", "original_max_position_embeddings", "rope_theta", "partial_rotary_factor")
 )
+"""The keys of a preset's rope_scaling copied as they are (factor and the original length are read with HF's
+fallbacks below; rope_theta and partial_rotary_factor are preset fields; the LongRoPE lists stay in the preset)."""
 
 
 def params_from_preset(preset) -> dict[str, Any]:
@@ -34,7 +32,7 @@ def params_from_preset(preset) -> dict[str, Any]:
         values["original_max_position_embeddings"] = int(
             scaling.get("original_max_position_embeddings") or context or 4096
         )
-        for key in ROPE_SCALING_KEYS[2:]:
+        for key in COPIED_SCALING_KEYS:
             if scaling.get(key) is not None:
                 values[key] = scaling[key]
         if scaling.get("factor") is not None:

@@ -3,6 +3,7 @@ base a context needs."""
 
 import streamlit as st
 
+from figures.context.params import SCALING_KEY_PARAMS
 from ui import controls, show
 from ui.router import ensure_app_router
 from ui.sections import show_sections
@@ -35,10 +36,7 @@ params = controls.controls(
     columns=4,
 )
 with st.expander("YaRN and Llama 3.1 settings (HF rope_scaling keys)", expanded=False):
-    params |= controls.controls(
-        ["beta_fast", "beta_slow", "truncate", "mscale", "mscale_all_dim", "low_freq_factor", "high_freq_factor"],
-        columns=4,
-    )
+    params |= controls.controls(SCALING_KEY_PARAMS, columns=4)
 st.caption(
     "s·L is the context the factor aims at; seq_len is the current sequence length, which picks dynamic NTK's "
     "base and LongRoPE's long or short factors (a dynamic model's max_position_embeddings is taken to be L). "

@@ -5,102 +5,52 @@ from __future__ import annotations
 
 from figures.common_params import MAX_SEQ_LEN
 from figures.params import ParamSpec, register_param
+from posenc_core.rope_scaling_keys import ALL_SCALING_KEYS, SCALING_KEYS
 
 PAGE = "context_extension"
 
 
-register_param(
-    ParamSpec(
-        "beta_fast",
-        "float",
-        32.0,
-        "YaRN β_fast (turns)",
-        0.01,
-        4096.0,
-        log=True,
-        help="Pairs that turn more than β_fast times inside the original context are kept as they are.",
-    )
+# The scaling keys the page sets beside the shared factor and original_max_position_embeddings: the core's
+# description of each (posenc_core.rope_scaling_keys) gives the list, the default and the help; here only the
+# label and the range a control offers. attention_factor is left to each type's own derivation (the temperature
+# figure draws it), so it has no control.
+SHARED_KEYS = ("factor", "original_max_position_embeddings", "rope_theta", "partial_rotary_factor")
+DERIVED_KEYS = ("attention_factor",)
+CONTROL_LABELS = {
+    "beta_fast": "YaRN β_fast (turns)",
+    "beta_slow": "YaRN β_slow (turns)",
+    "mscale": "YaRN mscale (DeepSeek)",
+    "mscale_all_dim": "YaRN mscale_all_dim (DeepSeek)",
+    "truncate": "YaRN: round the correction range (floor / ceil)",
+    "low_freq_factor": "Llama-3 low_freq_factor",
+    "high_freq_factor": "Llama-3 high_freq_factor",
+}
+STARTING_VALUES = {"low_freq_factor": 1.0, "high_freq_factor": 4.0}  # Llama 3.1's: these keys have no fallback
+SCALING_KEY_PARAMS = tuple(
+    name
+    for name in ALL_SCALING_KEYS
+    if name not in SHARED_KEYS + DERIVED_KEYS and SCALING_KEYS[name].kind in ("float", "bool")
 )
+"""The scaling keys with a control of their own, in the core's order."""
 
 
-register_param(
-    ParamSpec(
-        "beta_slow",
-        "float",
-        1.0,
-        "YaRN β_slow (turns)",
-        0.01,
-        4096.0,
-        log=True,
-        help="Pairs that turn fewer than β_slow times inside the original context are divided by the factor.",
-    )
-)
+def _scaling_param(name: str) -> ParamSpec:
+    """A control for scaling key ``name``: default and help from the core (a required key starts at a real
+    model's value); an optional key with no constant default (0 = unset) on a linear 0..16 range, the others on a
+    log range."""
+    key = SCALING_KEYS[name]
+    meaning = key.meaning[0].upper() + key.meaning[1:] + "."
+    label = CONTROL_LABELS.get(name, name)
+    if key.kind == "bool":
+        return ParamSpec(name, "bool", key.default, label, help=meaning)
+    default = key.default if key.default is not None else STARTING_VALUES.get(name)
+    if default is None:
+        return ParamSpec(name, "float", 0.0, label, 0.0, 16.0, help="0 = unset. " + meaning)
+    return ParamSpec(name, "float", float(default), label, 0.01, 4096.0, log=True, help=meaning)
 
 
-register_param(
-    ParamSpec(
-        "mscale",
-        "float",
-        0.0,
-        "YaRN mscale (DeepSeek)",
-        0.0,
-        16.0,
-        help="0 = unset. With mscale_all_dim set too, cos/sin are multiplied by "
-        "mscale(s, mscale) / mscale(s, mscale_all_dim).",
-    )
-)
-
-
-register_param(
-    ParamSpec(
-        "mscale_all_dim",
-        "float",
-        0.0,
-        "YaRN mscale_all_dim (DeepSeek)",
-        0.0,
-        16.0,
-        help="0 = unset. DeepSeek also multiplies the softmax scale by mscale(s, mscale_all_dim)².",
-    )
-)
-
-
-register_param(
-    ParamSpec(
-        "truncate",
-        "bool",
-        True,
-        "YaRN: round the correction range (floor / ceil)",
-        help="HF's truncate (default true since ~v4.56): floor the low and ceil the high correction pair.",
-    )
-)
-
-
-register_param(
-    ParamSpec(
-        "low_freq_factor",
-        "float",
-        1.0,
-        "Llama-3 low_freq_factor",
-        0.01,
-        1024.0,
-        log=True,
-        help="Wavelengths above L / low_freq_factor are divided by the factor.",
-    )
-)
-
-
-register_param(
-    ParamSpec(
-        "high_freq_factor",
-        "float",
-        4.0,
-        "Llama-3 high_freq_factor",
-        0.01,
-        1024.0,
-        log=True,
-        help="Wavelengths below L / high_freq_factor are kept.",
-    )
-)
+for _name in SCALING_KEY_PARAMS:
+    register_param(_scaling_param(_name))
 
 
 register_param(
@@ -124,11 +74,5 @@ SCALING_PARAMS = (
     "factor",
     "original_max_position_embeddings",
     "seq_len",
-    "beta_fast",
-    "beta_slow",
-    "mscale",
-    "mscale_all_dim",
-    "truncate",
-    "low_freq_factor",
-    "high_freq_factor",
+    *SCALING_KEY_PARAMS,
 )

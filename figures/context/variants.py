@@ -9,6 +9,7 @@ from typing import Any
 import torch
 
 from posenc_core import presets, rope_scaling
+from posenc_core.rope_scaling_keys import SCALING_KEYS, keys_of
 
 VARIANTS = ("linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
 
@@ -62,22 +63,24 @@ def longrope_note(n_pairs: int) -> str:
     )
 
 
+ARGUMENT_KEYS = ("rope_theta", "partial_rotary_factor")  # given to the core as arguments (base, partial rotary)
+
+
 def scaling(variant: str, p: Mapping[str, Any], n_pairs: int) -> dict[str, Any] | None:
-    """The core's ``rope_scaling`` dict for ``variant`` with the page's values (None for 'default')."""
+    """The core's ``rope_scaling`` dict for ``variant`` with the page's values (None for 'default'): every key the
+    variant reads (posenc_core.rope_scaling_keys) that the page has a value for; 0 leaves an optional key unset."""
     if variant == "default":
         return None
-    block: dict[str, Any] = {"rope_type": variant, "factor": p["factor"]}
-    original = {"original_max_position_embeddings": p["original_max_position_embeddings"]}
-    if variant == "yarn":
-        block |= original | {key: p[key] for key in ("beta_fast", "beta_slow", "truncate")}
-        block |= {key: p[key] for key in ("mscale", "mscale_all_dim") if p[key]}
-    elif variant == "llama3":
-        block |= original | {key: p[key] for key in ("low_freq_factor", "high_freq_factor")}
-    elif variant == "longrope":
-        lists = longrope_lists(n_pairs)
-        if lists is None:
-            raise ValueError(longrope_note(n_pairs))
-        block |= original | lists
+    block: dict[str, Any] = {"rope_type": variant}
+    for name in keys_of(variant):
+        kind = SCALING_KEYS[name].kind
+        if kind == "floats":
+            lists = longrope_lists(n_pairs)
+            if lists is None:
+                raise ValueError(longrope_note(n_pairs))
+            block[name] = lists[name]
+        elif name in p and name not in ARGUMENT_KEYS and (kind == "bool" or p[name]):
+            block[name] = p[name]
     return block
 
 

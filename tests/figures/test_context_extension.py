@@ -17,6 +17,7 @@ from figures.context.variants import (
 from figures.params import PARAMS
 from figures.preset_params import params_from_preset
 from posenc_core import presets, rope_scaling
+from posenc_core.rope_scaling_keys import SCALING_KEYS, keys_of
 
 PAGE_FIGURES = {
     "context-inv-freq",
@@ -105,3 +106,25 @@ def test_longrope_without_real_lists_is_an_error_when_it_is_the_chosen_variant()
     params, _ = registry.resolve_params("context-angles", {"rope_type": "longrope"})
     with pytest.raises(ValueError, match="LongRoPE is left out"):
         registry.build("context-angles", params)
+
+
+@pytest.mark.parametrize("rope_type", ["yarn", "llama3"])
+def test_every_scalar_key_of_a_type_is_a_control_with_the_cores_default(rope_type):
+    """The page's controls come from the core's list of keys (posenc_core.rope_scaling_keys), not a copy."""
+    for name in keys_of(rope_type):
+        key = SCALING_KEYS[name]
+        if key.kind == "floats" or name in ("attention_factor", "rope_theta"):
+            continue
+        assert name in PARAMS, f"{rope_type} reads {name}, which has no control"
+        if key.default is not None:
+            assert PARAMS[name].default == key.default
+
+
+def test_the_scaling_dict_holds_exactly_the_keys_the_core_reads():
+    p = {name: PARAMS[name].default for name in PARAMS} | {"mscale": 1.0, "mscale_all_dim": 0.5}
+    for rope_type in ("linear", "ntk", "dynamic", "yarn", "llama3"):
+        block = scaling(rope_type, p, 64)
+        assert set(block) - {"rope_type"} <= set(keys_of(rope_type))
+        assert rope_scaling.inv_freq(128, 10000.0, block, max_position_embeddings=4096)[0].numel() == 64
+    assert {"mscale", "mscale_all_dim", "beta_fast", "truncate"} <= set(scaling("yarn", p, 64))
+    assert "mscale" not in scaling("yarn", p | {"mscale": 0.0}, 64)  # 0 leaves it unset
