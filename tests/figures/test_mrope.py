@@ -12,7 +12,9 @@ from figures.params import PARAMS
 from figures.preset_params import params_from_preset
 from posenc_core import mrope, presets, rope
 
-SPEC = "text:3,image:1x4x6,text:2"  # POSENC_SPEC §3: [t, t, <vs>, 6×<img>, <ve>, t], grid (1, 4, 6), merge 2
+SPEC = (
+    "text:3,image:1x4x6,text:2"  # docs/REFERENCE_NUMBERS.md §3: [t, t, <vs>, 6×<img>, <ve>, t], grid (1, 4, 6), merge 2
+)
 SPEC_T = [0, 1, 2, 3, 3, 3, 3, 3, 3, 6, 7]
 SPEC_H = [0, 1, 2, 3, 3, 3, 4, 4, 4, 6, 7]
 SPEC_W = [0, 1, 2, 3, 4, 5, 3, 4, 5, 6, 7]

@@ -44,3 +44,17 @@ def test_styles_change_fonts_and_background():
     assert dark.layout.font.size > screen.layout.font.size
     with pytest.raises(ValueError, match="style"):
         registry.build("why-attention", params, style="neon")
+
+
+def test_a_figure_takes_the_parameters_it_declares_from_a_whole_pages_values():
+    spec = registry.get_spec("rope-wavelengths")
+    page_values = {name: PARAMS[name].default for name in PARAMS}  # more than the figure needs
+    params = registry.params_for(spec, page_values | {"device": "cpu"})
+    assert set(params) == {*spec.params, "device"}
+
+
+def test_a_missing_parameter_is_named():
+    spec = registry.get_spec("rope-wavelengths")
+    values = {name: PARAMS[name].default for name in spec.params if name not in ("base", "seq_len")}
+    with pytest.raises(ValueError, match="'rope-wavelengths' needs the parameters seq_len, base, which"):
+        registry.params_for(spec, values)

@@ -1,5 +1,7 @@
 """ui.show: a figure not built before is preceded by its placeholder frame; a cached one is drawn directly."""
 
+from streamlit.testing.v1 import AppTest
+
 from figures import registry
 from tests.pages.conftest import assert_healthy, chart_specs, open_page
 from ui import show
@@ -19,3 +21,15 @@ def test_a_placeholder_precedes_only_figures_not_built_before(monkeypatch):
     again = open_page("sinusoidal", query, section="The table")
     assert framed == []
     assert chart_specs(again) == chart_specs(first)
+
+
+def test_a_figure_missing_a_parameter_shows_a_message_in_its_place():
+    def page() -> None:
+        import figures  # noqa: F401
+        from ui import show
+
+        show.figure("rope-wavelengths", {"head_dim": 64})
+
+    at = AppTest.from_function(page).run()
+    assert not at.exception
+    assert "rope-wavelengths" in at.error[0].value and "seq_len" in at.error[0].value
