@@ -37,8 +37,12 @@ format: install-dev
 	$(PY) -m ruff format .
 	$(PY) -m ruff check --fix .
 
+# After the tests: a line-coverage floor per package (pytest-cov's fail-under sees only the total).
+# figures and ui sit about 2 points under what they reached (97.2%, 93.5%) while figures/ was being split
+# into packages: to be re-tuned once that settles.
 test: install-dev chromium lint
 	$(PY) -m pytest
+	$(PY) scripts/coverage_floors.py posenc_core=95 figures=95 ui=91
 
 bench: install-dev chromium
 	$(PY) -m bench.run
