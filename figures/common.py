@@ -6,6 +6,7 @@ Values are sent as float32 (Plotly encodes numpy arrays as typed binary), so a 5
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -13,6 +14,7 @@ import plotly.graph_objects as go
 
 from figures.theme import SEQUENTIAL_SCALE
 
+LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.25, "x": 0}  # a legend under the x-axis title
 CATEGORY_TICKS = 12  # labels on an ordered category axis (hover names every cell)
 
 
@@ -151,3 +153,26 @@ def placeholder(title: str, *, height: int = 450) -> go.Figure:
     fig.update_yaxes(visible=False)
     fig.add_annotation(text=f"Computing {title}…", showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")
     return fig
+
+
+def mark(
+    fig: go.Figure,
+    value: float,
+    text: str,
+    *,
+    axis: str = "x",
+    log: bool = False,
+    dash: str = "dash",
+    anchor: str = "left",
+) -> None:
+    """A labelled vertical (axis "x") or horizontal (axis "y") line at ``value``. Plotly places shapes in data
+    units but annotations on a log axis at log10(value), hence the separate label."""
+    line = {"color": "#333333", "dash": dash, "width": 1}
+    where = math.log10(value) if log else value
+    label = {"text": text, "showarrow": False, "xanchor": anchor, "bgcolor": "rgba(255,255,255,0.7)"}
+    if axis == "x":
+        fig.add_vline(x=value, line=line)
+        fig.add_annotation(x=where, xref="x", y=1, yref="paper", yanchor="top", **label)
+    else:
+        fig.add_hline(y=value, line=line)
+        fig.add_annotation(x=0 if anchor == "left" else 1, xref="paper", y=where, yref="y", yanchor="bottom", **label)

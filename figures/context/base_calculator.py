@@ -12,9 +12,9 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from figures.common import as_array
+from figures.common import LEGEND_BELOW, as_array, mark
 from figures.context.params import PAGE
-from figures.context.style import LEGEND_BELOW, VARIANT_COLOURS, mark
+from figures.context.style import VARIANT_COLOURS
 from figures.context.variants import original_frequencies
 from figures.registry import FigureResult, register
 from posenc_core import rope_bounds

@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from figures.common import as_array
+from figures.common import LEGEND_BELOW, as_array, mark
 from figures.context.params import PAGE, SCALING_PARAMS
-from figures.context.style import DIMMED, LEGEND_BELOW, VARIANT_COLOURS, mark
+from figures.context.style import DIMMED, VARIANT_COLOURS
 from figures.context.variants import VARIANT_LABELS, all_frequencies, describe, extended_context
 from figures.registry import FigureResult, register
 from posenc_core import rope

@@ -13,10 +13,10 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from figures.common import as_array, sampled_note
+from figures.common import LEGEND_BELOW, as_array, mark, sampled_note
 from figures.common_params import MAX_FACTOR
 from figures.context.params import PAGE
-from figures.context.style import LEGEND_BELOW, VARIANT_COLOURS, mark
+from figures.context.style import VARIANT_COLOURS
 from figures.context.variants import describe, extended_context, original_frequencies
 from figures.registry import FigureResult, register
 from posenc_core import rope, rope_scaling, rope_yarn, sampling

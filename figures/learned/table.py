@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from figures.common import as_array, heatmap, lines, sampled_note
+from figures.common import LEGEND_BELOW, as_array, heatmap, lines, sampled_note
 from figures.learned.params import TABLE_PARAMS
 from figures.learned.sources import length_note, load, shape_text
 from figures.registry import FigureResult, register
@@ -126,7 +126,7 @@ def offset_profile(p: Mapping[str, Any]) -> FigureResult:
         trace.line.color = colour
         fill = "rgba({},{},{},0.2)".format(*(int(colour[i : i + 2], 16) for i in (1, 3, 5)))
         spread_band(fig, offsets, mean, std, name=f"{name}: ± std over p", color=fill)
-    fig.update_layout(legend={"orientation": "h", "y": -0.25, "x": 0})
+    fig.update_layout(legend=LEGEND_BELOW)
     spread = {name: float(std.mean()) for name, (_, _, std) in profiles.items()}
     notes = (
         f"measured on rows {first:,}..{first + rows - 1:,}: for each k, every p with p+k in that range; "

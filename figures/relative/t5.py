@@ -11,7 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import torch
 
-from figures.common import as_array
+from figures.common import LEGEND_BELOW, as_array
 from figures.registry import FigureResult, register
 from figures.relative.params import t5_args, t5_describe
 from figures.relative.shaw import MATRIX_CELLS, matrix_figure
@@ -123,7 +123,7 @@ def t5_bucket_figure(p: Mapping[str, Any]) -> FigureResult:
         title=f"T5 bucket of j − i, {t5_describe(p)}",
         xaxis_title="relative position j − i (tokens; negative = key before query)",
         yaxis_title="bucket",
-        legend={"orientation": "h", "y": -0.25, "x": 0},
+        legend=LEGEND_BELOW,
         height=460,
     )
     notes = (

@@ -9,7 +9,7 @@ from typing import Any
 import torch
 from plotly.subplots import make_subplots
 
-from figures.common import as_array
+from figures.common import LEGEND_BELOW, as_array
 from figures.registry import FigureResult, register
 from figures.shown import shown_positions
 from figures.sinusoidal.params import describe
@@ -66,7 +66,7 @@ def add_versus_concatenate(p: Mapping[str, Any]) -> FigureResult:
     fig.update_layout(
         title=f"A random token embedding e with ‖e‖ = {scale:g}·‖PE‖, {describe(p)}",
         height=460,
-        legend={"orientation": "h", "y": -0.25, "x": 0},
+        legend=LEGEND_BELOW,
     )
     data = {key: as_array(values) for key, _, _, values, *_ in curves}
     notes = (

@@ -10,7 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from figures.common import as_array, band, heatmap, lines
+from figures.common import LEGEND_BELOW, as_array, band, heatmap, lines
 from figures.registry import FigureResult, register
 from figures.shown import shown_positions
 from figures.sinusoidal.params import describe
@@ -91,7 +91,7 @@ def relative_similarity(p: Mapping[str, Any]) -> FigureResult:
     )
     fig.data[0].line.color, fig.data[1].line.color, fig.data[1].line.dash = COLORWAY[1], COLORWAY[0], "dash"
     spread_band(fig, offsets, mean, std, name="mean ± std over p", color="rgba(31,119,180,0.25)")
-    fig.update_layout(legend={"orientation": "h", "y": -0.25, "x": 0})
+    fig.update_layout(legend=LEGEND_BELOW)
     last = first + rows - 1
     notes = (
         f"measured on the {rows:,} consecutive positions {first:,}..{last:,}: for each k, every p with p+k in "

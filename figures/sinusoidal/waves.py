@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from figures.common import as_array
+from figures.common import LEGEND_BELOW, as_array
 from figures.registry import FigureResult, register
 from figures.shown import shown_channels, shown_positions
 from figures.sinusoidal.params import describe
@@ -79,7 +79,7 @@ def channel_waves(p: Mapping[str, Any]) -> FigureResult:
         yaxis_title="PE[p, j]",
         yaxis_range=[-1.1, 1.1],
         hovermode="closest",
-        legend={"orientation": "h", "y": -0.25, "x": 0},
+        legend=LEGEND_BELOW,
     )
     return FigureResult(fig, data, tuple(notes))
 

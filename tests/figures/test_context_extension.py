@@ -5,7 +5,7 @@ import pytest
 
 import figures  # noqa: F401  (registers every figure and parameter)
 from figures import registry
-from figures.context.style import mark
+from figures.common import mark
 from figures.context.variants import (
     describe,
     extended_context,
