@@ -4,7 +4,7 @@ The ranges are the app's limits for real models (1M-token contexts, 128 heads, h
 scaling factors up to 64); larger values are refused with a message.
 """
 
-from figures.params import ParamSpec, register_param
+from figures.params import ParamSpec, index_below, register_param
 from posenc_core.rope_scaling import ROPE_SCALING_FUNCTIONS
 
 MAX_SEQ_LEN = 1_048_576
@@ -53,7 +53,19 @@ ORIGINAL_MAX = register_param(
 )
 PARTIAL_ROTARY = register_param(ParamSpec("partial_rotary_factor", "float", 1.0, "Partial rotary factor", 0.0625, 1.0))
 ROPE_LAYOUT = register_param(ParamSpec("rope_layout", "choice", "half", "RoPE layout", choices=("half", "interleaved")))
-START = register_param(ParamSpec("start", "int", 0, "Window start (position)", 0, MAX_SEQ_LEN - 1))
+
+
+START = register_param(
+    ParamSpec(
+        "start",
+        "int",
+        0,
+        "Window start (position)",
+        0,
+        MAX_SEQ_LEN - 1,
+        limits=index_below("seq_len", "the sequence has {n} positions"),
+    )
+)
 VIEW = register_param(
     ParamSpec(
         "view",

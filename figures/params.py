@@ -8,8 +8,8 @@ that is malformed or out of range is replaced by the nearest valid one, with a s
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 KINDS = ("int", "float", "choice", "bool", "ints", "text")
@@ -33,6 +33,20 @@ class ParamSpec:
     unique: bool = True  # ints only: drop repeated items (dims, heads); False keeps them (mrope_section)
     widget: str = "auto"  # ints: "slider" or "number" to override the choice by range size
     choice_labels: Mapping[str, str] = field(default_factory=dict)
+    # A range that depends on other parameters (pair < rotary_dim/2, start < seq_len, head < n_heads): given the
+    # values chosen so far, (minimum, maximum, why) or None when a value it needs is not there.
+    limits: Callable[[Mapping[str, Any]], tuple[float, float, str] | None] | None = None
+    range_reason: str = ""  # set by within(): what the narrowed range follows, e.g. "head_dim 64 has 32 pairs"
+
+    def within(self, values: Mapping[str, Any]) -> ParamSpec:
+        """This parameter with its range narrowed by the other parameters' ``values`` (itself when unaffected)."""
+        bounds = self.limits(values) if self.limits is not None else None
+        if bounds is None:
+            return self
+        low, high, why = bounds
+        low = low if self.minimum is None else max(low, self.minimum)
+        high = high if self.maximum is None else min(high, self.maximum)
+        return replace(self, minimum=low, maximum=max(low, high), range_reason=why)
 
     def coerce(self, raw: Any) -> tuple[Any, str | None]:
         """Return ``(valid value, None)``, or ``(nearest valid value, message)`` when ``raw`` is not valid."""
@@ -57,7 +71,8 @@ class ParamSpec:
             return "one of " + ", ".join(self.choices)
         if self.kind in ("int", "float", "ints"):
             text = f"{_show(self.minimum)} to {_show(self.maximum)}"
-            return text + (", even" if self.even else "")
+            text += ", even" if self.even else ""
+            return text + (f": {self.range_reason}" if self.range_reason else "")
         return self.kind
 
     def to_url(self, value: Any) -> str:
@@ -149,6 +164,19 @@ def _show(value: Any) -> str:
     if isinstance(value, tuple | list):
         return ",".join(map(str, value))
     return repr(value) if isinstance(value, str) else str(value)
+
+
+def index_below(name: str, reason: str) -> Callable[[Mapping[str, Any]], tuple[int, int, str] | None]:
+    """``limits`` for an index into something of size ``values[name]``: 0 .. size - 1, ``reason`` formatted with
+    ``{n}`` = the size (e.g. ``index_below("n_heads", "the model has {n} heads")``)."""
+
+    def limits(values: Mapping[str, Any]) -> tuple[int, int, str] | None:
+        if name not in values:
+            return None
+        size = int(values[name])
+        return 0, size - 1, reason.format(n=f"{size:,}")
+
+    return limits
 
 
 PARAMS: dict[str, ParamSpec] = {}

@@ -85,7 +85,8 @@ def params_for(spec: FigureSpec, values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def resolve_params(figure_id: str, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """The figure's parameters: defaults, overridden by ``given`` (coerced; messages for bad values)."""
+    """The figure's parameters: defaults, overridden by ``given`` (coerced; messages for bad values), then each
+    one kept within the range the others allow (``ParamSpec.within``: a pair below rotary_dim/2, ...)."""
     spec = get_spec(figure_id)
     values, messages = {}, []
     for name in (*spec.params, "device"):
@@ -96,6 +97,11 @@ def resolve_params(figure_id: str, given: Mapping[str, Any]) -> tuple[dict[str, 
                 messages.append(message)
         else:
             values[name] = param.default
+    for name in spec.params:
+        narrowed = PARAMS[name].within(values)
+        values[name], message = narrowed.coerce(values[name])
+        if message and name in given:
+            messages.append(message)
     return params_for(spec, values), messages
 
 

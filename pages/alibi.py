@@ -38,7 +38,7 @@ def slopes() -> None:
 
 
 def bias_matrices() -> None:
-    bias = controls.controls(["heads", "mode", "view", "start"], columns=4)
+    bias = controls.controls(["heads", "mode", "view", "start"], columns=4, chosen={**heads, "seq_len": seq_len})
     show.figure("alibi-bias", {**heads, **bias, "seq_len": seq_len})
     st.markdown(
         "The reference implementation (and BLOOM) adds **m·j**, the key's index, instead of **−m·(i − j)**. For "

@@ -44,7 +44,7 @@ def angles() -> None:
 
 def one_pair() -> None:
     with st.columns(2)[0]:
-        params["pair"] = controls.control("pair")
+        params["pair"] = controls.control("pair", chosen=params)
     show.figure("rope-pair-rotation", params)
 
 

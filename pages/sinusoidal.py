@@ -35,7 +35,7 @@ def table() -> None:
 
 
 def waves() -> None:
-    params["dims"] = controls.control("dims")
+    params["dims"] = controls.control("dims", chosen=params)
     show.figure("sinusoidal-waves", params)
     show.figure("sinusoidal-wavelengths", params)
 

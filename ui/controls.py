@@ -9,7 +9,7 @@ always reproduces the view.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -22,12 +22,25 @@ LARGE_INT_RANGE = 4096  # above this an int gets a number box instead of a slide
 PERSIST = "session"  # a control keeps its value when the reader switches pages and comes back
 
 
-def control(name: str, *, label: str | None = None, choices: Sequence[str] | None = None, widget: str = "auto") -> Any:
-    """Render the control of parameter ``name`` and return its valid value."""
-    spec = PARAMS[name]
+def control(
+    name: str,
+    *,
+    label: str | None = None,
+    choices: Sequence[str] | None = None,
+    widget: str = "auto",
+    chosen: Mapping[str, Any] | None = None,
+) -> Any:
+    """Render the control of parameter ``name`` and return its valid value.
+
+    ``chosen``: the values of the page's other controls so far; a parameter whose range depends on them
+    (``ParamSpec.limits``) offers only that range, and a value kept from before that falls outside it is moved in,
+    with a message saying why.
+    """
+    spec = PARAMS[name].within(chosen or {})
     if choices is not None:
         spec = _with_choices(spec, tuple(choices))
     _initialise(spec)
+    _keep_within(spec)
     label = label or spec.label
     raw = _render(spec, label, widget)
     value, message = spec.coerce(raw)
@@ -40,16 +53,30 @@ def control(name: str, *, label: str | None = None, choices: Sequence[str] | Non
     return value
 
 
-def controls(names: Sequence[str], *, columns: int | None = None) -> dict[str, Any]:
-    """Render several controls side by side (``columns`` per row) and return their values by name."""
+def controls(
+    names: Sequence[str], *, columns: int | None = None, chosen: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Render several controls side by side (``columns`` per row) and return their values by name. Each control's
+    range may depend on ``chosen`` and on the controls before it in ``names``."""
     values: dict[str, Any] = {}
     per_row = columns or min(len(names), 4)
     for row_start in range(0, len(names), per_row):
         row = names[row_start : row_start + per_row]
         for column, name in zip(st.columns(per_row), row, strict=False):
             with column:
-                values[name] = control(name)
+                values[name] = control(name, chosen={**(chosen or {}), **values})
     return values
+
+
+def _keep_within(spec: ParamSpec) -> None:
+    """Move a value the widget holds from before into the current range (a smaller head_dim, a shorter seq_len)."""
+    if spec.range_reason == "":
+        return
+    held = st.session_state[spec.name]
+    value, message = spec.coerce(held)
+    if message:
+        st.session_state[spec.name] = _widget_value(spec, value)
+        state.add_notice(spec.name, f"{message}.")
 
 
 def _initialise(spec: ParamSpec) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import torch
 
 from figures.common_params import MAX_HEADS
-from figures.params import ParamSpec, register_param
+from figures.params import ParamSpec, index_below, register_param
 from posenc_core import alibi
 
 register_param(
@@ -21,6 +21,7 @@ register_param(
         MAX_HEADS - 1,
         max_items=4,
         help="Head indices h (0-based, at most 4); heads >= n_heads are left out.",
+        limits=index_below("n_heads", "the model has {n} heads"),
     )
 )
 

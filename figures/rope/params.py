@@ -2,8 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from figures.common_params import MAX_HEAD_DIM
 from figures.params import ParamSpec, register_param
+
+
+def _pair_limits(values: Mapping[str, Any]) -> tuple[int, int, str] | None:
+    """A pair index below rotary_dim / 2, rotary_dim = int(head_dim · partial_rotary_factor)."""
+    if "head_dim" not in values:
+        return None
+    rotary = int(values["head_dim"] * values.get("partial_rotary_factor", 1.0))
+    return 0, max(0, rotary // 2 - 1), f"rotary dim {rotary} has {rotary // 2} pairs"
+
 
 register_param(
     ParamSpec(
@@ -14,6 +26,7 @@ register_param(
         0,
         MAX_HEAD_DIM // 2 - 1,
         help="Pair i turns by θ_i = base^(-2i/d) radians per token; 0 is the fastest.",
+        limits=_pair_limits,
     )
 )
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from figures.common_params import MAX_D_MODEL, MAX_SEQ_LEN
-from figures.params import ParamSpec, register_param
+from figures.params import ParamSpec, index_below, register_param
 from posenc_core import sinusoidal
 
 register_param(
@@ -42,6 +42,7 @@ register_param(
         MAX_D_MODEL - 1,
         max_items=6,
         help="Channel indices j (0-based) whose wave PE[p, j] is drawn.",
+        limits=index_below("d_model", "d_model is {n}"),
     )
 )
 

@@ -5,6 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import figures  # noqa: F401  (registers every parameter)
+from figures import registry
 from figures.params import PARAMS, ParamSpec, coerce_all, defaults, register_param
 
 SEQ_LEN, HEAD_DIM, BASE = PARAMS["seq_len"], PARAMS["head_dim"], PARAMS["base"]
@@ -72,3 +73,20 @@ def test_int_lists_keep_repeats_when_asked():
     sections = ParamSpec("sections_test", "ints", (16, 24, 24), "sections", 1, 256, unique=False)
     assert sections.coerce("16,24,24") == ((16, 24, 24), None)
     assert PARAMS["mrope_section"].coerce("16,24,24") == ((16, 24, 24), None)
+
+
+def test_a_range_that_depends_on_other_parameters_is_narrowed_and_says_why():
+    pair = PARAMS["pair"].within({"head_dim": 96, "partial_rotary_factor": 0.25})
+    assert (pair.minimum, pair.maximum) == (0, 11)
+    value, message = pair.coerce(20)
+    assert value == 11 and "rotary dim 24 has 12 pairs" in message
+    assert PARAMS["pair"].within({}) is PARAMS["pair"]  # nothing to narrow by
+
+
+def test_the_exporter_keeps_a_dependent_parameter_within_its_range():
+    params, messages = registry.resolve_params(
+        "alibi-bias", {"n_heads": 4, "heads": "1,9", "seq_len": 64, "start": 100}
+    )
+    assert params["heads"] == (1, 3) and params["start"] == 63
+    assert any("the model has 4 heads" in m for m in messages)
+    assert any("the sequence has 64 positions" in m for m in messages)

@@ -13,3 +13,21 @@ def test_a_value_survives_a_visit_to_a_page_without_that_control():
     at.switch_page("pages/sinusoidal.py").run()
     assert_healthy(at)
     assert at.number_input(key="d_model").value == 96
+
+
+def test_a_range_follows_the_model_and_a_kept_value_moves_into_it():
+    at = open_page("rope", {"head_dim": "64"}, section="One pair turning")
+    assert_healthy(at)
+    assert at.slider(key="pair").max == 31  # head_dim 64: 32 pairs
+    at.slider(key="pair").set_value(30).run()
+    at.number_input(key="head_dim").set_value(32).run()  # 16 pairs: pair 30 no longer exists
+    assert_healthy(at)
+    assert at.slider(key="pair").value == 15 and at.slider(key="pair").max == 15
+    assert any("rotary dim 32 has 16 pairs" in w.value for w in at.warning)
+
+
+def test_a_link_past_the_models_range_says_what_the_range_follows():
+    at = open_page("rope", {"head_dim": "64", "pair": "40"}, section="One pair turning")
+    assert_healthy(at)
+    assert at.slider(key="pair").value == 31
+    assert any("pair='40'" in w.value and "rotary dim 64 has 32 pairs" in w.value for w in at.warning)
