@@ -1,8 +1,10 @@
-"""posenc_core.rope_scaling: the numbers of docs/REFERENCE_NUMBERS.md §1.1 and §2, properties, the registry, bad
-arguments.
+"""posenc_core.rope_scaling: the numbers of docs/REFERENCE_NUMBERS.md §1.1 and §2 (default, linear, dynamic NTK,
+YaRN, LongRoPE, Llama 3.1), HF's test vectors among them.
 
-The slow loop oracles live in test_rope_scaling_oracles.py, the YaRN helpers in test_rope_scaling_yarn.py and
-the comparison with the installed HF transformers in test_rope_scaling_vs_transformers.py.
+Properties and the registry loop live in test_rope_scaling_properties.py, the reading of the scaling dict and bad
+arguments in test_rope_scaling_arguments.py, the slow loop oracles in test_rope_scaling_oracles.py, the YaRN helpers
+in test_rope_scaling_yarn.py and the comparison with the installed HF transformers in
+test_rope_scaling_vs_transformers.py.
 """
 
 from __future__ import annotations
@@ -11,21 +13,10 @@ import math
 
 import pytest
 import torch
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from posenc_core.rope_scaling import (
-    ROPE_SCALING_FUNCTIONS,
-    default_inv_freq,
-    dynamic_ntk_base,
-    inv_freq,
-    llama3_ramp,
-    resolve_rope_type,
-)
+from posenc_core.rope_scaling import default_inv_freq, dynamic_ntk_base, inv_freq
 from posenc_core.rope_yarn import attention_logit_multiplier, yarn_correction_range
-
-# HF LlamaConfig() defaults used by HF's tests: head_dim 4096/32 = 128, rope_theta 1e4, max_position_embeddings 2048.
-LLAMA = {"head_dim": 128, "base": 10000.0, "max_position_embeddings": 2048}
+from tests.core.rope_scaling_helpers import LLAMA, LLAMA31, phi3_scaling, rope
 
 # fmt: off
 # [HF test] tests/utils/test_modeling_rope_utils.py EXPECTED_INV_FREQ (LlamaConfig defaults).
@@ -61,13 +52,7 @@ HF_LLAMA3_F10 = HF_DEFAULT[:31] + [
 ] + [v / 10 for v in HF_DEFAULT[41:]]
 # fmt: on
 
-LLAMA31 = {
-    "rope_type": "llama3",
-    "factor": 8.0,
-    "low_freq_factor": 1.0,
-    "high_freq_factor": 4.0,
-    "original_max_position_embeddings": 8192,
-}
+
 DEEPSEEK_V3 = {
     "rope_type": "yarn",
     "factor": 40.0,
@@ -83,10 +68,6 @@ def assert_values(actual: torch.Tensor, expected, rtol: float = 1e-4) -> None:
     """Reference and HF-test numbers carry ~5 significant digits: compare relatively, never with an absolute slack."""
     expected = torch.as_tensor(expected, dtype=actual.dtype, device=actual.device)
     torch.testing.assert_close(actual, expected, rtol=rtol, atol=0)
-
-
-def rope(scaling=None, *, head_dim=128, base=10000.0, device="cpu", **kwargs) -> tuple[torch.Tensor, float]:
-    return inv_freq(head_dim, base, scaling, device=device, **kwargs)
 
 
 # ---------------------------------------------------------------- numbers: default (§1.1) and linear (§2.1)
@@ -211,10 +192,6 @@ def test_yarn_factor_at_most_one_has_unit_attention(factor):
 # ---------------------------------------------------------------- numbers: LongRoPE (§2.5) and Llama 3.1 (§2.6)
 
 
-def phi3_scaling(short=1.0, long=2.0, **extra):
-    return {"rope_type": "longrope", "short_factor": [short] * 48, "long_factor": [long] * 48, **extra}
-
-
 def test_longrope_phi3_attention_factor():
     scaling = phi3_scaling(original_max_position_embeddings=4096)
     assert rope(scaling, head_dim=96, max_position_embeddings=131072)[1] == pytest.approx(1.1902381, abs=1e-7)
@@ -253,296 +230,3 @@ def test_llama3_high_freq_factor_huge_scales_everything(device):
     scaling = {**LLAMA31, "factor": 10.0, "original_max_position_embeddings": 2048, "high_freq_factor": 1000}
     inv, _ = rope(scaling, **LLAMA, device=device)
     assert bool((inv < default_inv_freq(128, device=device)).all())
-
-
-# ---------------------------------------------------------------- properties
-
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-dims = st.sampled_from([8, 16, 24, 32, 64, 96, 128, 256])
-bases = st.sampled_from([100.0, 1e4, 5e5, 1e6])
-factors = st.floats(1.0, 64.0)
-lengths = st.sampled_from([64, 512, 2048, 4096, 8192, 32768])
-
-
-@SETTINGS
-@given(dim=dims, base=bases, factor=st.floats(0.1, 64.0))
-def test_linear_property(device, dim, base, factor):
-    inv, _ = rope({"rope_type": "linear", "factor": factor}, head_dim=dim, base=base, device=device)
-    torch.testing.assert_close(inv, default_inv_freq(dim, base, device=device) / factor, rtol=0, atol=0)
-
-
-@SETTINGS
-@given(dim=dims, base=bases, factor=factors, length=lengths, extra=st.integers(0, 10**6))
-def test_dynamic_properties(device, dim, base, factor, length, extra):
-    """Default up to L; beyond it the lowest frequency is divided by k = factor*s/L - (factor - 1) exactly."""
-    scaling = {"rope_type": "dynamic", "factor": factor}
-    common = {"head_dim": dim, "base": base, "max_position_embeddings": length, "device": device}
-    inside, _ = rope(scaling, seq_len=extra % (length + 1), **common)
-    torch.testing.assert_close(inside, default_inv_freq(dim, base, device=device), rtol=0, atol=0)
-    seq_len = length + extra
-    inv, _ = rope(scaling, seq_len=seq_len, dtype=torch.float64, **common)
-    default = default_inv_freq(dim, base, device=device, dtype=torch.float64)
-    k = factor * seq_len / length - (factor - 1)
-    assert inv[0] == 1.0 and inv[-1].item() == pytest.approx(default[-1].item() / k, rel=1e-9)
-    assert bool((inv <= default * (1 + 1e-12)).all())
-
-
-@SETTINGS
-@given(dim=dims, base=bases, factor=st.floats(0.1, 64.0))
-def test_ntk_divides_the_lowest_frequency_by_factor(device, dim, base, factor):
-    inv, attention = rope(
-        {"rope_type": "ntk", "factor": factor}, head_dim=dim, base=base, device=device, dtype=torch.float64
-    )
-    default = default_inv_freq(dim, base, device=device, dtype=torch.float64)
-    assert inv[0] == 1.0 and attention == 1.0
-    assert inv[-1].item() == pytest.approx(default[-1].item() / factor, rel=1e-9)
-
-
-@SETTINGS
-@given(dim=dims, base=bases, factor=factors, length=lengths, truncate=st.booleans())
-def test_yarn_bracketing_and_ends(device, dim, base, factor, length, truncate):
-    """default/factor <= yarn <= default; = default for i <= low and default/factor for i >= high."""
-    scaling = {"rope_type": "yarn", "factor": factor, "original_max_position_embeddings": length, "truncate": truncate}
-    inv, _ = rope(scaling, head_dim=dim, base=base, device=device, dtype=torch.float64)
-    default = default_inv_freq(dim, base, device=device, dtype=torch.float64)
-    assert bool((inv >= default / factor * (1 - 1e-12)).all() and (inv <= default * (1 + 1e-12)).all())
-    low, high = yarn_correction_range(dim, base, length, truncate=truncate)
-    index = torch.arange(dim // 2, device=device)
-    keep, divide = index <= low, index >= high
-    torch.testing.assert_close(inv[keep], default[keep], rtol=1e-12, atol=0)
-    torch.testing.assert_close(inv[divide], default[divide] / factor, rtol=1e-12, atol=0)
-    assert bool((inv[1:] <= inv[:-1]).all())  # frequencies stay ordered
-
-
-def test_yarn_huge_beta_fast_interpolates_all_but_first(device):
-    """HF test: beta_fast 1000 -> every pair but the first is interpolated, the last 20 fully."""
-    scaling = {"rope_type": "yarn", "factor": 10.0, "beta_fast": 1000, "beta_slow": 1}
-    inv, _ = rope(scaling, **LLAMA, device=device)
-    default = default_inv_freq(128, device=device)
-    assert inv[0] == default[0] and bool((inv[1:] < default[1:]).all())
-    torch.testing.assert_close(inv[-20:], default[-20:] / 10)
-
-
-@SETTINGS
-@given(
-    dim=dims, base=bases, factor=factors, length=lengths, bands=st.sampled_from([(1.0, 4.0), (1.0, 2.0), (0.5, 8.0)])
-)
-def test_llama3_bracketing_and_bands(device, dim, base, factor, length, bands):
-    low, high = bands
-    scaling = {**LLAMA31, "factor": factor, "original_max_position_embeddings": length}
-    scaling.update(low_freq_factor=low, high_freq_factor=high)
-    inv, _ = rope(scaling, head_dim=dim, base=base, device=device, dtype=torch.float64)
-    default = default_inv_freq(dim, base, device=device, dtype=torch.float64)
-    assert bool((inv >= default / factor * (1 - 1e-12)).all() and (inv <= default * (1 + 1e-12)).all())
-    wavelen = 2 * math.pi / default
-    torch.testing.assert_close(inv[wavelen < length / high], default[wavelen < length / high], rtol=0, atol=0)
-    far = wavelen > length / low
-    torch.testing.assert_close(inv[far], default[far] / factor, rtol=1e-12, atol=0)
-    ramp = llama3_ramp(dim, base, length, low, high, device=device, dtype=torch.float64)
-    assert bool(((ramp >= 0) & (ramp <= 1)).all() and (ramp[1:] >= ramp[:-1]).all())
-
-
-@pytest.mark.parametrize(
-    ("seq_len", "which"), [(None, 1.0), (0, 1.0), (1, 1.0), (4096, 1.0), (4097, 2.0), (10**6, 2.0)]
-)
-def test_longrope_switches_after_original_length(device, seq_len, which):
-    """Newest HF: long_factor only once seq_len > original_max_position_embeddings (dynamic switch)."""
-    scaling = phi3_scaling(original_max_position_embeddings=4096)
-    inv, _ = rope(scaling, head_dim=96, seq_len=seq_len, max_position_embeddings=131072, device=device)
-    torch.testing.assert_close(inv, default_inv_freq(96, device=device) / which, rtol=1e-6, atol=0)
-
-
-def registry_params(dim: int) -> dict:
-    """One dict every registry function accepts (each reads its own keys and ignores the rest)."""
-    return {
-        "factor": 4.0,
-        "original_max_position_embeddings": 1024,
-        "short_factor": [1.0 + i / dim for i in range(dim // 2)],
-        "long_factor": [2.0 + i for i in range(dim // 2)],
-        "low_freq_factor": 1.0,
-        "high_freq_factor": 4.0,
-        "unused_key": "ignored",
-    }
-
-
-@pytest.mark.parametrize("rope_type", sorted(ROPE_SCALING_FUNCTIONS))
-@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
-@pytest.mark.parametrize("seq_len", [None, 100_000])
-def test_every_registry_function(device, rope_type, dtype, seq_len):
-    fn = ROPE_SCALING_FUNCTIONS[rope_type]
-    inv, attention = fn(
-        64, 1e4, registry_params(64), seq_len=seq_len, max_position_embeddings=4096, device=device, dtype=dtype
-    )
-    assert inv.shape == (32,) and inv.dtype == dtype and inv.device.type == device.type
-    assert bool(torch.isfinite(inv).all() and (inv > 0).all())
-    assert isinstance(attention, float) and math.isfinite(attention) and attention > 0
-    via_dict, same = inv_freq(
-        64,
-        1e4,
-        {"rope_type": rope_type, **registry_params(64)},
-        seq_len=seq_len,
-        max_position_embeddings=4096,
-        device=device,
-        dtype=dtype,
-    )
-    torch.testing.assert_close(via_dict, inv, rtol=0, atol=0)
-    assert same == attention
-
-
-# ---------------------------------------------------------------- dict reading: aliases, partial rotary, v5 keys
-
-
-@pytest.mark.parametrize(
-    ("scaling", "expected"),
-    [
-        (None, "default"),
-        ({}, "default"),
-        ({"rope_type": None}, "default"),
-        ({"type": "linear", "factor": 2.0}, "linear"),
-        ({"rope_type": "yarn", "type": "linear"}, "yarn"),
-        ({"type": "mrope", "mrope_section": [16, 24, 24]}, "default"),
-        ({"type": "su"}, "longrope"),
-    ],
-)
-def test_resolve_rope_type(scaling, expected):
-    assert resolve_rope_type(scaling) == expected
-
-
-def test_mrope_is_default(device):
-    inv, attention = rope({"type": "mrope", "mrope_section": [16, 24, 24]}, base=1e6, device=device)
-    torch.testing.assert_close(inv, default_inv_freq(128, 1e6, device=device), rtol=0, atol=0)
-    assert attention == 1.0
-
-
-@pytest.mark.parametrize(
-    ("head_dim", "fraction", "dim"), [(80, 0.4, 32), (96, 0.25, 24), (256, 0.25, 64), (64, 1.0, 64)]
-)
-def test_partial_rotary_uses_rotary_dim_as_denominator(device, head_dim, fraction, dim):
-    """Phi-2 (80 * 0.4), GPT-NeoX-20B (96 * 0.25), GPT-J (64 of 256): exponent 2i / rotary_dim."""
-    inv, _ = inv_freq(head_dim, 1e4, partial_rotary_factor=fraction, device=device)
-    torch.testing.assert_close(inv, default_inv_freq(dim, device=device), rtol=0, atol=0)
-
-
-def test_v5_rope_parameters_keys_must_agree():
-    scaling = {"rope_type": "linear", "factor": 2.0, "rope_theta": 5e5, "partial_rotary_factor": 0.5}
-    inv, _ = inv_freq(128, 5e5, scaling, partial_rotary_factor=0.5)
-    torch.testing.assert_close(inv, default_inv_freq(64, 5e5) / 2, rtol=0, atol=0)
-    with pytest.raises(ValueError, match="rope_theta"):
-        inv_freq(128, 1e4, scaling, partial_rotary_factor=0.5)
-    with pytest.raises(ValueError, match="partial_rotary_factor"):
-        inv_freq(128, 5e5, scaling)
-
-
-def test_scaling_dict_is_not_modified():
-    scaling = {"rope_type": "yarn", "factor": None, "original_max_position_embeddings": 4096}
-    inv_freq(128, 1e4, scaling, max_position_embeddings=16384)
-    assert scaling == {"rope_type": "yarn", "factor": None, "original_max_position_embeddings": 4096}
-
-
-# ---------------------------------------------------------------- bad arguments
-
-NAN = float("nan")
-
-
-@pytest.mark.parametrize(
-    ("kwargs", "match"),
-    [
-        ({"head_dim": 5}, "rotary dimension"),
-        ({"head_dim": 10, "partial_rotary_factor": 0.5}, "rotary dimension"),
-        ({"head_dim": 0}, "head_dim"),
-        ({"head_dim": 64.5}, "head_dim"),
-        ({"head_dim": True}, "head_dim"),
-        ({"partial_rotary_factor": 0.0}, "partial_rotary_factor"),
-        ({"partial_rotary_factor": 1.5}, "partial_rotary_factor"),
-        ({"base": 1.0}, "base"),
-        ({"base": 0.5}, "base"),
-        ({"base": NAN}, "base"),
-        ({"base": math.inf}, "base"),
-        ({"scaling": {"rope_type": "linear", "factor": 0.0}}, "factor"),
-        ({"scaling": {"rope_type": "linear", "factor": -2.0}}, "factor"),
-        ({"scaling": {"rope_type": "linear", "factor": NAN}}, "factor"),
-        ({"scaling": {"rope_type": "dynamic", "factor": math.inf}}, "factor"),
-        ({"scaling": {"rope_type": "ntk", "factor": "2"}}, "factor"),
-        ({"scaling": {"rope_type": "yarn", "factor": True}}, "factor"),
-        ({"scaling": {"rope_type": "linear"}}, "factor"),
-        ({"scaling": {"rope_type": "llama3", "factor": 8.0, "high_freq_factor": 4.0}}, "low_freq_factor"),
-        ({"scaling": {**LLAMA31, "low_freq_factor": 4.0}}, "low_freq_factor"),
-        ({"scaling": {**LLAMA31, "high_freq_factor": 0.0}}, "high_freq_factor"),
-        ({"scaling": {"rope_type": "longrope", "short_factor": [1.0] * 64}}, "long_factor"),
-        ({"scaling": {"rope_type": "longrope", "long_factor": [1.0] * 64}, "seq_len": 1}, "short_factor"),
-        ({"scaling": {"rope_type": "longrope", "short_factor": [1.0] * 63, "long_factor": [1.0] * 64}}, "short_factor"),
-        ({"scaling": {"rope_type": "longrope", "short_factor": 1.0, "long_factor": [1.0] * 64}}, "short_factor"),
-        ({"scaling": {"rope_type": "longrope", "short_factor": "1" * 64, "long_factor": [1.0] * 64}}, "short_factor"),
-        (
-            {"scaling": {"rope_type": "longrope", "short_factor": [1.0] * 63 + [0.0], "long_factor": []}},
-            r"short_factor\[63\]",
-        ),
-        (
-            {
-                "scaling": {"rope_type": "longrope", "short_factor": [1.0] * 64, "long_factor": [NAN] * 64},
-                "seq_len": 10**6,
-            },
-            "long_factor",
-        ),
-        ({"scaling": {"rope_type": "yarn", "factor": 4.0, "beta_fast": 1.0, "beta_slow": 32.0}}, "beta_fast"),
-        ({"scaling": {"rope_type": "yarn", "factor": 4.0, "beta_fast": -1.0}}, "beta_fast"),
-        ({"scaling": {"rope_type": "yarn", "factor": 4.0, "truncate": "no"}}, "truncate"),
-        ({"scaling": {"rope_type": "yarn", "factor": 4.0, "mscale": -1.0, "mscale_all_dim": 1.0}}, "mscale"),
-        ({"scaling": {"rope_type": "yarn", "factor": 4.0, "attention_factor": 0.0}}, "attention_factor"),
-        (
-            {"scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 0}},
-            "original_max_position_embeddings",
-        ),
-        (
-            {"scaling": {"rope_type": "yarn", "factor": 4.0}, "max_position_embeddings": None},
-            "original_max_position_embeddings",
-        ),
-        (
-            {
-                "scaling": {"rope_type": "yarn", "original_max_position_embeddings": 4096},
-                "max_position_embeddings": None,
-            },
-            "factor",
-        ),
-        (
-            {"scaling": {"rope_type": "dynamic", "factor": 2.0}, "max_position_embeddings": None},
-            "max_position_embeddings",
-        ),
-        ({"scaling": {"rope_type": "dynamic", "factor": 2.0}, "head_dim": 2}, "dim"),
-        ({"seq_len": -1}, "seq_len"),
-        ({"seq_len": 1.5}, "seq_len"),
-        ({"max_position_embeddings": 0}, "max_position_embeddings"),
-        ({"scaling": {"rope_type": "rope2"}}, "rope_type must be one of 'default', 'linear', 'ntk', 'dynamic'"),
-        ({"scaling": {"rope_type": "proportional"}}, "rope_type"),
-        ({"scaling": {"rope_type": ["linear"]}}, "rope_type"),
-        ({"scaling": "linear"}, "scaling"),
-        ({"dtype": torch.float16}, "dtype"),
-        ({"device": "tpu"}, "device"),
-    ],
-)
-def test_bad_arguments_name_the_argument(kwargs, match):
-    call = {"head_dim": 128, "base": 1e4, "scaling": None, "max_position_embeddings": 2048, **kwargs}
-    with pytest.raises(ValueError, match=match):
-        inv_freq(call.pop("head_dim"), call.pop("base"), call.pop("scaling"), **call)
-
-
-@pytest.mark.parametrize("rope_type", sorted(ROPE_SCALING_FUNCTIONS))
-@pytest.mark.parametrize(("dim", "base", "match"), [(63, 1e4, "dim"), (64, 1.0, "base"), (64, NAN, "base")])
-def test_registry_functions_validate_dim_and_base(rope_type, dim, base, match):
-    with pytest.raises(ValueError, match=match):
-        ROPE_SCALING_FUNCTIONS[rope_type](dim, base, registry_params(64), seq_len=None, max_position_embeddings=4096)
-
-
-@pytest.mark.parametrize(
-    ("args", "match"),
-    [
-        ((1.0, 128, 2.0, 100, 50), "base"),
-        ((1e4, 2, 2.0, 100, 50), "dim"),
-        ((1e4, 128, 0.0, 100, 50), "factor"),
-        ((1e4, 128, 2.0, -1, 50), "seq_len"),
-        ((1e4, 128, 2.0, 100, 0), "max_position_embeddings"),
-    ],
-)
-def test_dynamic_ntk_base_bad_arguments(args, match):
-    with pytest.raises(ValueError, match=match):
-        dynamic_ntk_base(*args)
