@@ -121,7 +121,8 @@ def _render(spec: ParamSpec, label: str, widget: str) -> Any:
     if spec.kind == "int":
         widget = spec.widget if widget == "auto" else widget
         small = spec.maximum - spec.minimum <= LARGE_INT_RANGE
-        if widget == "slider" or (widget == "auto" and small and not spec.even):
+        single = spec.maximum == spec.minimum  # a range narrowed to one value (start when seq_len is 1): no slider
+        if not single and (widget == "slider" or (widget == "auto" and small and not spec.even)):
             return st.slider(
                 label, int(spec.minimum), int(spec.maximum), key=key, persist_state=PERSIST, help=spec.help or None
             )
@@ -134,6 +135,7 @@ def _render(spec: ParamSpec, label: str, widget: str) -> Any:
             key=key,
             persist_state=PERSIST,
             help=spec.help or None,
+            disabled=single,
         )
     return st.number_input(
         label,
