@@ -7,7 +7,7 @@ import streamlit as st
 from figures.params import PARAMS
 from posenc_core.device import available_devices, resolve_device
 from posenc_core.hf_config import from_hf_config
-from ui import state
+from ui import config_link, state
 
 DEVICE_CHOICES = PARAMS["device"].choices
 THEMES = dict(PARAMS["theme"].choice_labels)
@@ -47,17 +47,21 @@ def _preset_picker() -> None:
     if st.session_state["preset"] == state.FROM_CONFIG:
         _config_reader()
     else:
+        if "config" in st.query_params:
+            del st.query_params["config"]
         preset = state.current_preset()
         if preset is not None:
             st.caption(f"Source: {preset.source}")
 
 
 def _config_reader() -> None:
-
+    _config_from_link()
     uploaded = st.file_uploader("config.json", type=["json"], key="config_file")
     pasted = st.text_area("…or paste its contents", key="config_text", height=120)
     text = uploaded.getvalue() if uploaded is not None else pasted
     if not text:
+        if "config" in st.query_params:
+            del st.query_params["config"]
         st.info("Upload or paste a model's config.json to use its parameters.")
         return
     try:
@@ -71,10 +75,36 @@ def _config_reader() -> None:
         state.reset_preset_params()
         st.rerun()
     st.success(f"Read {reading.preset.name}")
-    with st.expander("What was read", expanded=False):
-        st.json(reading.read, expanded=False)
+    _config_into_link(text)
+    for sentence in reading.preset.notes:
+        st.caption(f"✓ {sentence}")
     for sentence in reading.unread:
         st.caption(f"• {sentence}")
+    with st.expander("What was read", expanded=False):
+        st.json(reading.read, expanded=False)
+
+
+def _config_from_link() -> None:
+    """Fill the paste box from ``?config=`` once, when the session opens on a shared link."""
+    if "config_text" in st.session_state or "config" not in st.query_params:
+        return
+    try:
+        st.session_state["config_text"] = config_link.decode(st.query_params["config"])
+    except ValueError as error:
+        st.warning(f"From the link: {error}; upload or paste the config.json again.", icon="🔗")
+
+
+def _config_into_link(text: str | bytes) -> None:
+    value = config_link.encode(text)
+    if value is None:
+        if "config" in st.query_params:
+            del st.query_params["config"]
+        st.caption(
+            "🔗 This config is too long to travel in a link: someone opening your link will be asked for the "
+            "config.json again (the other settings do travel)."
+        )
+    else:
+        st.query_params["config"] = value
 
 
 def _device_picker() -> None:

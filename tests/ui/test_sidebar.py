@@ -75,3 +75,24 @@ def test_figure_style_is_applied_to_the_figures():
     at = open_page("sinusoidal", {"theme": "slides-dark"})
     assert_healthy(at)
     assert chart_specs(at)[0]["layout"]["paper_bgcolor"] == "#111418"
+
+
+def test_a_pasted_config_travels_in_the_link_and_a_shared_link_reopens_it():
+    text = (CONFIGS / "phi-3-mini-128k-instruct.json").read_text()
+    at = open_page("context_extension", {"preset": "config"})
+    at.text_area(key="config_text").set_value(text).run()
+    assert_healthy(at)
+    link = {name: at.query_params[name] for name in at.query_params}
+    assert "config" in link
+    reopened = open_page("context_extension", link)
+    assert_healthy(reopened)
+    assert reopened.session_state["config_reading"].preset == at.session_state["config_reading"].preset
+    assert reopened.number_input(key="head_dim").value == 96
+
+
+def test_the_sidebar_says_how_the_config_was_read():
+    at = open_page("rope", {"preset": "config"})
+    legacy = (CONFIGS / "phi-3-mini-128k-instruct.json").read_text().replace('"longrope"', '"su"')
+    at.text_area(key="config_text").set_value(legacy).run()
+    assert_healthy(at)
+    assert any("'su' is read as 'longrope'" in caption.value for caption in at.sidebar.caption)
