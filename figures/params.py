@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-KINDS = ("int", "float", "choice", "bool", "ints", "text")
+KINDS = ("int", "float", "choice", "bool", "ints", "floats", "text")
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ class ParamSpec:
         """The allowed values in words, for messages and help texts."""
         if self.kind == "choice":
             return "one of " + ", ".join(self.choices)
-        if self.kind in ("int", "float", "ints"):
+        if self.kind in ("int", "float", "ints", "floats"):
             text = f"{_show(self.minimum)} to {_show(self.maximum)}"
             text += ", even" if self.even else ""
             return text + (f": {self.range_reason}" if self.range_reason else "")
@@ -79,6 +79,8 @@ class ParamSpec:
         """The value as it is written into the URL or a file name."""
         if self.kind == "ints":
             return ",".join(str(int(v)) for v in value)
+        if self.kind == "floats":
+            return ",".join(f"{float(v):.10g}" for v in value)
         if self.kind == "bool":
             return "1" if value else "0"
         if self.kind == "float":
@@ -92,6 +94,8 @@ class ParamSpec:
             clamped = [self._clamp(int(v)) for v in value]
             items = (list(dict.fromkeys(clamped)) if self.unique else clamped)[: self.max_items]
             return tuple(items) if items else tuple(self.default)
+        if self.kind == "floats":
+            return tuple(self._clamp(float(v)) for v in value[: self.max_items])
         if self.kind in ("int", "float"):
             return self._clamp(value)
         return value
@@ -135,9 +139,13 @@ def _parse_bool(spec: ParamSpec, raw: Any) -> bool:
     raise ValueError
 
 
+def _items(raw: Any) -> list[Any]:
+    """The items of a list parameter: a comma-separated string, or any sequence."""
+    return [item for item in raw.replace(" ", "").split(",") if item] if isinstance(raw, str) else list(raw)
+
+
 def _parse_ints(spec: ParamSpec, raw: Any) -> tuple[int, ...]:
-    items = [item for item in raw.replace(" ", "").split(",") if item] if isinstance(raw, str) else list(raw)
-    return tuple(_parse_int(spec, item) for item in items)
+    return tuple(_parse_int(spec, item) for item in _items(raw))
 
 
 _PARSERS = {
@@ -146,6 +154,7 @@ _PARSERS = {
     "choice": lambda spec, raw: str(raw),
     "bool": _parse_bool,
     "ints": _parse_ints,
+    "floats": lambda spec, raw: tuple(_parse_float(spec, item) for item in _items(raw)),
     "text": lambda spec, raw: str(raw),
 }
 _KIND_WORDS = {
@@ -154,6 +163,7 @@ _KIND_WORDS = {
     "choice": "choice",
     "bool": "yes/no value",
     "ints": "comma-separated list of whole numbers",
+    "floats": "comma-separated list of numbers",
     "text": "text",
 }
 

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from posenc_core.rope_scaling_keys import ALL_SCALING_KEYS, SCALING_KEYS
+from posenc_core.rope_scaling_keys import ALL_SCALING_KEYS
 
 COPIED_SCALING_KEYS = tuple(
     name
     for name in ALL_SCALING_KEYS
-    if SCALING_KEYS[name].kind != "floats"
-    and name not in ("factor", "original_max_position_embeddings", "rope_theta", "partial_rotary_factor")
+    if name not in ("factor", "original_max_position_embeddings", "rope_theta", "partial_rotary_factor")
 )
 """The keys of a preset's rope_scaling copied as they are (factor and the original length are read with HF's
-fallbacks below; rope_theta and partial_rotary_factor are preset fields; the LongRoPE lists stay in the preset)."""
+fallbacks below; rope_theta and partial_rotary_factor are preset fields); lists (LongRoPE's) as tuples."""
 
 
 def params_from_preset(preset) -> dict[str, Any]:
@@ -34,7 +33,7 @@ def params_from_preset(preset) -> dict[str, Any]:
         )
         for key in COPIED_SCALING_KEYS:
             if scaling.get(key) is not None:
-                values[key] = scaling[key]
+                values[key] = tuple(scaling[key]) if isinstance(scaling[key], list | tuple) else scaling[key]
         if scaling.get("factor") is not None:
             values["factor"] = float(scaling["factor"])
         elif values["rope_type"] in ("yarn", "longrope") and context and values["original_max_position_embeddings"]:

@@ -3,8 +3,8 @@ base a context needs."""
 
 import streamlit as st
 
-from figures.context.params import SCALING_KEY_PARAMS
-from ui import controls, show
+from figures.context.params import LONGROPE_LISTS, SCALING_KEY_PARAMS
+from ui import controls, show, state
 from ui.router import ensure_app_router
 from ui.sections import show_sections
 
@@ -37,12 +37,13 @@ params = controls.controls(
 )
 with st.expander("YaRN and Llama 3.1 settings (HF rope_scaling keys)", expanded=False):
     params |= controls.controls(SCALING_KEY_PARAMS, columns=4)
+params |= state.preset_only(LONGROPE_LISTS)  # a model's own LongRoPE lists, from its preset or config.json
 st.caption(
     "s·L is the context the factor aims at; seq_len is the current sequence length, which picks dynamic NTK's "
     "base and LongRoPE's long or short factors (a dynamic model's max_position_embeddings is taken to be L). "
     "The page's rope_type is marked ★ and drawn solid, the others fainter. LongRoPE's factors are searched per "
-    "model, so the page draws only real ones: Phi-3-mini-128k's lists (choose that preset, head_dim 96); "
-    "otherwise LongRoPE is left out."
+    "model, so the page draws only real ones: the model's own (from its preset or a config.json with LongRoPE "
+    "lists), else Phi-3-mini-128k's when head_dim is 96; otherwise LongRoPE is left out."
 )
 
 

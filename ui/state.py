@@ -6,6 +6,7 @@ from typing import Any
 
 import streamlit as st
 
+from figures.params import PARAMS
 from figures.preset_params import params_from_preset
 from posenc_core import presets
 
@@ -39,6 +40,12 @@ def preset_values() -> dict[str, Any]:
     """The parameter values the current preset sets (empty for custom)."""
     preset = current_preset()
     return params_from_preset(preset) if preset is not None else {}
+
+
+def preset_only(names) -> dict[str, Any]:
+    """Values of parameters that have no control (a model's own LongRoPE lists): the preset's, else the default."""
+    values = preset_values()
+    return {name: values.get(name, PARAMS[name].default) for name in names}
 
 
 def preset_slug() -> str:

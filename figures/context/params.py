@@ -66,6 +66,21 @@ register_param(
 )
 
 
+for _name in ("short_factor", "long_factor"):  # a model's own LongRoPE lists: from its preset or config, no control
+    register_param(
+        ParamSpec(
+            _name,
+            "floats",
+            (),
+            _name,
+            1e-6,
+            1e6,
+            max_items=512,
+            help=SCALING_KEYS[_name].meaning[0].upper() + SCALING_KEYS[_name].meaning[1:] + ".",
+        )
+    )
+LONGROPE_LISTS = ("short_factor", "long_factor")
+
 SCALING_PARAMS = (
     "head_dim",
     "base",
@@ -75,4 +90,5 @@ SCALING_PARAMS = (
     "original_max_position_embeddings",
     "seq_len",
     *SCALING_KEY_PARAMS,
+    *LONGROPE_LISTS,
 )

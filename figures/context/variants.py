@@ -41,25 +41,38 @@ def extended_context(p: Mapping[str, Any]) -> int:
     return max(1, round(p["factor"] * p["original_max_position_embeddings"]))
 
 
-def longrope_lists(n_pairs: int) -> dict[str, Any] | None:
-    """Phi-3-mini-128k's short/long factor lists when the rotary dim has as many pairs (48), else None."""
+def longrope_lists(p: Mapping[str, Any], n_pairs: int) -> dict[str, Any] | None:
+    """The LongRoPE short/long factor lists drawn: the model's own (``p``'s, from its preset or config.json) when
+    they cover the ``n_pairs`` pairs, else Phi-3-mini-128k's when the rotary dim has as many pairs (48), else None."""
+    own = {key: list(p.get(key) or ()) for key in ("short_factor", "long_factor")}
+    if all(len(values) == n_pairs for values in own.values()):
+        return own
     scaling = presets.PRESETS[LONGROPE_PRESET].rope_scaling
     if len(scaling["short_factor"]) != n_pairs:
         return None
     return {key: list(scaling[key]) for key in ("short_factor", "long_factor")}
 
 
-def longrope_note(n_pairs: int) -> str:
+def longrope_note(p: Mapping[str, Any], n_pairs: int) -> str:
     """Which LongRoPE lists are drawn, or why LongRoPE is left out."""
     name = presets.PRESETS[LONGROPE_PRESET].name
-    if longrope_lists(n_pairs) is not None:
+    given = [len(p.get(key) or ()) for key in ("short_factor", "long_factor")]
+    lists = longrope_lists(p, n_pairs)
+    if lists is not None and given == [n_pairs, n_pairs]:
         return (
-            f"LongRoPE uses {name}'s short/long factor lists (its April 2024 config.json): LongRoPE's factors "
-            "are searched per model, so these are that model's numbers, not a formula of s."
+            "LongRoPE uses the model's own short/long factor lists (from its preset or config.json): LongRoPE's "
+            "factors are searched per model, so these are that model's numbers, not a formula of s."
+        )
+    mismatch = f" (the model's lists cover {given[0]} and {given[1]} pairs)" if any(given) else ""
+    if lists is not None:
+        return (
+            f"LongRoPE uses {name}'s short/long factor lists (its April 2024 config.json){mismatch}: LongRoPE's "
+            "factors are searched per model, so these are that model's numbers, not a formula of s."
         )
     return (
-        f"LongRoPE is left out: its per-pair factors are searched per model, and the only lists the app holds "
-        f"({name}'s) have 48 pairs, not {n_pairs}. Choose the {name} preset (head_dim 96) to see them."
+        f"LongRoPE is left out: its per-pair factors are searched per model, and no lists for {n_pairs} pairs are "
+        f"at hand{mismatch}; the app's own ({name}'s) have 48. Choose the {name} preset (head_dim 96), or a "
+        "config.json with LongRoPE lists, to see them."
     )
 
 
@@ -75,9 +88,9 @@ def scaling(variant: str, p: Mapping[str, Any], n_pairs: int) -> dict[str, Any] 
     for name in keys_of(variant):
         kind = SCALING_KEYS[name].kind
         if kind == "floats":
-            lists = longrope_lists(n_pairs)
+            lists = longrope_lists(p, n_pairs)
             if lists is None:
-                raise ValueError(longrope_note(n_pairs))
+                raise ValueError(longrope_note(p, n_pairs))
             block[name] = lists[name]
         elif name in p and name not in ARGUMENT_KEYS and (kind == "bool" or p[name]):
             block[name] = p[name]
@@ -110,5 +123,5 @@ def all_frequencies(p: Mapping[str, Any]) -> tuple[torch.Tensor, dict[str, tuple
     """The original inv_freq, every drawable variant's (inv_freq, attention_factor), and the LongRoPE note."""
     original = original_frequencies(p)
     n_pairs = original.numel()
-    drawn = [v for v in VARIANTS if v != "longrope" or longrope_lists(n_pairs) is not None]
-    return original, {v: variant_frequencies(v, p, n_pairs) for v in drawn}, longrope_note(n_pairs)
+    drawn = [v for v in VARIANTS if v != "longrope" or longrope_lists(p, n_pairs) is not None]
+    return original, {v: variant_frequencies(v, p, n_pairs) for v in drawn}, longrope_note(p, n_pairs)

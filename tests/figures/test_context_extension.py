@@ -82,10 +82,18 @@ def test_variant_frequencies_are_the_core_inverse_frequencies():
 
 
 def test_longrope_lists_are_phi3_minis_and_only_for_48_pairs():
-    lists = longrope_lists(48)
+    lists = longrope_lists({}, 48)
     assert lists["long_factor"] == list(presets.PRESETS["phi-3-mini-128k"].rope_scaling["long_factor"])
-    assert longrope_lists(64) is None
-    assert "48 pairs, not 64" in longrope_note(64) and "short/long factor lists" in longrope_note(48)
+    assert longrope_lists({}, 64) is None
+    assert "no lists for 64 pairs" in longrope_note({}, 64) and "short/long factor lists" in longrope_note({}, 48)
+
+
+def test_a_models_own_longrope_lists_are_the_ones_drawn():
+    own = {"short_factor": (1.5,) * 32, "long_factor": (4.0,) * 32}
+    assert longrope_lists(own, 32) == {key: list(values) for key, values in own.items()}
+    assert "model's own" in longrope_note(own, 32)
+    assert longrope_lists(own, 48) == longrope_lists({}, 48)  # lists of another length: Phi-3's, and it says so
+    assert "cover 32 and 32 pairs" in longrope_note(own, 48)
 
 
 def test_titles_and_the_extended_context():

@@ -4,8 +4,11 @@ AppTest drops the sidebar's elements from its tree after the first run when st.n
 browser keeps them), so sidebar widgets are set on the first run and their effects read from the page.
 """
 
+import base64
+import json
 from pathlib import Path
 
+import numpy as np
 import torch
 
 from tests.pages.conftest import assert_healthy, chart_specs, open_page
@@ -96,3 +99,15 @@ def test_the_sidebar_says_how_the_config_was_read():
     at.text_area(key="config_text").set_value(legacy).run()
     assert_healthy(at)
     assert any("'su' is read as 'longrope'" in caption.value for caption in at.sidebar.caption)
+
+
+def test_a_pasted_configs_own_longrope_lists_are_what_is_drawn():
+    config = json.loads((CONFIGS / "phi-3-mini-128k-instruct.json").read_text())
+    config["rope_scaling"]["long_factor"] = [4.0] * len(config["rope_scaling"]["long_factor"])
+    at = open_page("context_extension", {"preset": "config"}, section=None)
+    at.text_area(key="config_text").set_value(json.dumps(config)).run()
+    assert_healthy(at)
+    ratio = next(t for t in chart_specs(at)[0]["data"] if "LongRoPE" in t["name"])["y"]  # seq_len 131072 > L: long
+    values = np.frombuffer(base64.b64decode(ratio["bdata"]), dtype=ratio["dtype"])
+    np.testing.assert_allclose(values, 0.25)  # every pair divided by its long factor 4, not Phi-3's own list
+    assert any("model's own short/long factor lists" in caption.value for caption in at.caption)
