@@ -6,7 +6,7 @@ import streamlit as st
 from figures.context.params import LONGROPE_LISTS, SCALING_KEY_PARAMS
 from ui import controls, show, state
 from ui.router import ensure_app_router
-from ui.sections import show_sections
+from ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 
@@ -50,41 +50,78 @@ st.caption(
 def frequencies() -> None:
     show.figure("context-inv-freq", params)
     show.figure("context-wavelengths", params)
+    what_to_notice(
+        "Linear divides every pair by s (a flat line at 1/s): the fast pairs that tell neighbours apart are "
+        "squeezed too. NTK, YaRN and Llama 3.1 leave pair 0 at 1 and divide only the slow pairs.",
+        "NTK-aware raises the base to base·s^(d/(d−2)): pair i is divided by s^(2i/(d−2)), so only the slowest "
+        "pair (i = d/2 − 1) is divided by exactly s, the others by less. Dynamic NTK does the same with the factor "
+        "s·seq_len/L − (s − 1) in place of s, once seq_len outgrows L (before that it is the original).",
+        "On the wavelength plot, the pairs above the L line never completed a turn in training. Linear, YaRN and "
+        "Llama 3.1 stretch the slowest pairs by s, so their angles stay inside the trained range up to s·L.",
+        "LongRoPE divides pair i by its own searched factor (long list past L, short list within): about 1 for "
+        "the fast pairs and up to about 65 for Phi-3-mini-128k's slowest (more than s = 32).",
+    )
+
+
+def yarn_ramp() -> None:
+    show.figure("context-yarn-ramp", params)
+    what_to_notice(
+        "HF's ramp is linear in the pair index i between low and high, the pairs that turn β_fast and β_slow times "
+        "in L (the paper's ramp is linear in r = L/λ, the number of turns: the same end points, a different "
+        "shape in between).",
+        "Llama 3.1's ramp is the same idea with thresholds L/high_freq_factor and L/low_freq_factor on the "
+        "wavelength, blending linearly in L/λ.",
+        "The cos/sin factor acts twice (on q and on k): the logits are multiplied by its square.",
+    )
+
+
+def angles() -> None:
+    show.figure("context-angles", params)
+    what_to_notice(
+        "Past L, the original slow pair's angle leaves the dotted trained maximum; a scaled one stays under it "
+        "until s·L (linear, YaRN, Llama 3.1), or nearly (NTK, whose slowest pair is divided by exactly s).",
+    )
 
 
 def dynamic_and_temperature() -> None:
     show.figure("context-dynamic-base", params)
     show.figure("context-temperature", params)
+    what_to_notice(
+        "Dynamic NTK's base stays the original until the sequence outgrows L, then grows with it: "
+        "base' = base·(s·seq_len/L − (s − 1))^(d/(d−2)).",
+        "YaRN's temperature 0.1·ln(s) + 1 multiplies cos and sin (so the logits by its square); LongRoPE's is "
+        "√(1 + ln(s)/ln(L)).",
+    )
 
 
 def base_for_context() -> None:
     params.update(controls.controls(["target_context"], columns=4))
-    show.figure("context-base-bound", params)
+    result = show.figure("context-base-bound", params)
+    if result is not None and "smallest_base" in result.data:
+        smallest = float(result.data["smallest_base"][0])
+        st.markdown(
+            f"Smallest base for {params['target_context']:,} tokens at rotary dim "
+            f"{int(params['head_dim'] * params['partial_rotary_factor'])}: **{smallest:,.0f}** "
+            "(found to one part in a million)."
+        )
+        st.button(
+            f"Use this base ({smallest:,.0f})",
+            on_click=controls.set_value,
+            args=("base", smallest),
+            help="Sets the base above to the smallest one that keeps B(m) >= 0 over the target context.",
+        )
+    what_to_notice(
+        "Below the smallest base the bound B(m) dips below zero before the target context: attention can no longer "
+        "favour similar tokens at every distance (Men et al. 2024).",
+    )
 
 
 show_sections(
     {
-        "Inverse frequency and wavelength of every pair": frequencies,
-        "YaRN's ramp and correction range": lambda: show.figure("context-yarn-ramp", params),
-        "Angles past the trained length": lambda: show.figure("context-angles", params),
-        "Dynamic NTK and the attention temperature": dynamic_and_temperature,
-        "How large a base does a context need?": base_for_context,
+        "Frequencies": frequencies,
+        "YaRN's ramp": yarn_ramp,
+        "Angles past L": angles,
+        "Dynamic NTK, temperature": dynamic_and_temperature,
+        "Base calculator": base_for_context,
     }
-)
-
-st.markdown(
-    "**What to notice**\n"
-    "- Linear divides every pair by s (a flat line at 1/s): the fast pairs that tell neighbours apart are "
-    "squeezed too. NTK, YaRN and Llama 3.1 leave pair 0 at 1 and reach 1/s only for the slow pairs.\n"
-    "- On the wavelength plot, the pairs above the L line never completed a turn in training; the scaled curves "
-    "lift them by s, so the angles stay inside the trained range up to s·L.\n"
-    "- YaRN's ramp runs from the pair that turns β_fast times in L to the one that turns β_slow times; Llama "
-    "3.1's ramp is the same idea with thresholds L/high_freq_factor and L/low_freq_factor on the wavelength.\n"
-    "- Past L, the original slow pair's angle leaves the dotted trained maximum; the scaled one stays under it "
-    "until s·L.\n"
-    "- Dynamic NTK's base stays flat until the sequence outgrows L, then grows with it.\n"
-    "- LongRoPE (Phi-3-mini-128k preset): every pair has its own searched factor, about 1 for the fast pairs and "
-    "up to about 65 for the slowest (more than s = 32); past L the long list replaces the short one.\n"
-    "- The cos/sin factor acts twice (on q and on k): the logits are multiplied by its square.\n"
-    "- The base calculator: below the smallest base, the bound B(m) dips below zero before the target context."
 )

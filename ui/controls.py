@@ -68,6 +68,12 @@ def controls(
     return values
 
 
+def set_value(name: str, value: Any) -> None:
+    """Set control ``name`` to ``value`` (made valid) from a button's callback, e.g. "use this base"."""
+    spec = PARAMS[name]
+    st.session_state[name] = _widget_value(spec, spec.coerce(value)[0])
+
+
 def _keep_within(spec: ParamSpec) -> None:
     """Move a value the widget holds from before into the current range (a smaller head_dim, a shorter seq_len)."""
     if spec.range_reason == "":

@@ -33,3 +33,8 @@ def show_sections(sections: Mapping[str, Callable[[], None]]) -> str:
                 draw()
         return label
     return next(iter(sections))
+
+
+def what_to_notice(*points: str) -> None:
+    """The "What to notice" list of the section being drawn, under its figures (so it speaks about what is open)."""
+    st.markdown("**What to notice**\n" + "\n".join(f"- {point}" for point in points))

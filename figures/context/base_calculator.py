@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
 import plotly.graph_objects as go
 
 from figures.common import LEGEND_BELOW, as_array, mark
@@ -51,7 +52,7 @@ def base_calculator(p: Mapping[str, Any]) -> FigureResult:
     m_min, values_min = rope_bounds.base_bound_curve(target, dim, smallest, device=device)
     worst = int(values.argmin())
     fig = go.Figure()
-    _curve(fig, m_min, values_min, f"smallest base {smallest:.4g}", "#999999")
+    _curve(fig, m_min, values_min, f"smallest base {smallest:,.0f}", "#999999")
     _curve(fig, m, values, f"your base {base:g}", VARIANT_COLOURS["yarn"])
     fig.add_scatter(
         x=[int(m[worst])],
@@ -64,7 +65,7 @@ def base_calculator(p: Mapping[str, Any]) -> FigureResult:
     mark(fig, 0.0, "B = 0", axis="y", anchor="right")
     fig.update_layout(
         title=(
-            f"Smallest RoPE base for {target:,} tokens, rotary dim {dim}: {smallest:.4g}<br>"
+            f"Smallest RoPE base for {target:,} tokens, rotary dim {dim}: {smallest:,.0f}<br>"
             f"{_verdict(base, smallest, float(values.min()))}"
         ),
         xaxis_title="relative distance m (tokens)",
@@ -83,9 +84,10 @@ def base_calculator(p: Mapping[str, Any]) -> FigureResult:
         "B(m) > 0 means attention still prefers a key similar to the query at distance m (Men et al. 2024, "
         "arXiv 2405.14591); the smallest base keeps B(m) >= 0 for every m below the target. This is plain RoPE "
         "with this base: scaling variants are not applied.",
-        f"Search: bases on a 3000-per-decade grid, then refined (feasible bases start as narrow islands at long "
-        f"contexts, so the exact infimum may be a little lower). Drawn: {shown}.",
+        f"Search: bases on a 3000-per-decade grid, then refined to one part in a million (feasible bases start as "
+        f"narrow islands at long contexts, so the exact infimum may be a little lower). Drawn: {shown}.",
     )
     data = {"m": as_array(m), "B_your_base": as_array(values), "m_smallest": as_array(m_min)}
     data["B_smallest_base"] = as_array(values_min)
+    data["smallest_base"] = np.array([smallest], dtype=np.float64)
     return FigureResult(fig, data, notes)

@@ -20,7 +20,7 @@ def test_smallest_base_and_curves_equal_the_core():
     result = build(target_context=4096)
     smallest = rope_bounds.min_base_for_context(4096, 128)
     title = result.figure.layout.title.text
-    assert f"Smallest RoPE base for 4,096 tokens, rotary dim 128: {smallest:.4g}" in title
+    assert f"Smallest RoPE base for 4,096 tokens, rotary dim 128: {smallest:,.0f}" in title
     assert "your base 10000" in title and "B(m) < 0 inside the context" in title
     drawn = curves(result)
     m, values = rope_bounds.base_bound_curve(4096, 128, 10000.0)
@@ -57,3 +57,11 @@ def test_largest_parameters_stay_small():
 def test_a_single_pair_never_fits_and_the_message_says_why():
     with pytest.raises(ValueError, match="max_base"):
         build(target_context=4096, head_dim=2)
+
+
+def test_the_smallest_base_is_in_the_data_as_a_plain_number():
+    params, _ = registry.resolve_params("context-base-bound", {"target_context": 4096})
+    result = registry.build("context-base-bound", params)
+    smallest = float(result.data["smallest_base"][0])
+    assert smallest == rope_bounds.min_base_for_context(4096, 128)
+    assert f"{smallest:,.0f}" in result.figure.layout.title.text and "e+" not in result.figure.layout.title.text

@@ -1,6 +1,8 @@
 """ui.controls: a control keeps its value when the reader goes to a page without it and comes back."""
 
-from tests.pages.conftest import assert_healthy, open_page
+import pytest
+
+from tests.pages.conftest import assert_healthy, chart_specs, open_page
 
 
 def test_a_value_survives_a_visit_to_a_page_without_that_control():
@@ -31,3 +33,14 @@ def test_a_link_past_the_models_range_says_what_the_range_follows():
     assert_healthy(at)
     assert at.slider(key="pair").value == 31
     assert any("pair='40'" in w.value and "rotary dim 64 has 32 pairs" in w.value for w in at.warning)
+
+
+def test_use_this_base_sets_the_base_to_the_smallest_one_found():
+    at = open_page("context_extension", {"target_context": "4096"}, section="Base calculator")
+    assert_healthy(at)
+    button = next(b for b in at.button if b.label.startswith("Use this base"))
+    button.click().run()
+    assert_healthy(at)
+    smallest = float(button.label.split("(")[1].rstrip(")").replace(",", ""))
+    assert at.number_input(key="base").value == pytest.approx(smallest, rel=1e-4)  # the label is rounded
+    assert "B(m) >= 0 over the whole context" in chart_specs(at)[0]["layout"]["title"]["text"]
