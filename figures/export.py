@@ -12,12 +12,14 @@ import io
 import os
 import shutil
 import threading
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
 
 from figures.registry import FigureResult
+from figures.theme import SIZES, apply_style, fit_to_page, image_size
 
 FORMATS = ("png", "svg", "pdf", "html", "csv", "npy")
 MIME_TYPES = {
@@ -29,8 +31,7 @@ MIME_TYPES = {
     "npy": "application/octet-stream",
     "npz": "application/octet-stream",
 }
-IMAGE_WIDTH = 1200  # CSS pixels; scale 2 gives a 2400-pixel-wide PNG
-IMAGE_HEIGHT = 650
+IMAGE_FORMATS = ("png", "svg", "pdf")
 BROWSER_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
 INSTALL_HINT = "install Chrome or Chromium (Debian/Ubuntu: apt-get install chromium) or set BROWSER_PATH"
 
@@ -63,32 +64,45 @@ def find_browser() -> str | None:
     return None
 
 
-def export(result: FigureResult, fmt: str, *, scale: float = 2.0) -> ExportedFile:
-    """Render ``result`` as ``fmt`` (one of :data:`FORMATS`). Raises ValueError for an unknown format, or
-    for SVG/PDF when no browser is available (with the install hint)."""
+def export(
+    result: FigureResult, fmt: str, *, style: str = "screen", size: str = "screen", scale: float | None = None
+) -> ExportedFile:
+    """Render ``result`` as ``fmt`` (one of :data:`FORMATS`); an image in ``style`` on the page of the size preset
+    ``size`` (:data:`figures.theme.SIZES`): a PDF's page and an SVG's width and height are the preset's, a PNG has
+    ``scale`` (default: the preset's) pixels per CSS pixel. HTML is drawn in ``style`` at the screen's type size.
+    Raises ValueError for an unknown format, style or size, or for SVG/PDF when no browser is available."""
     if fmt not in FORMATS:
         raise ValueError(f"fmt must be one of {', '.join(FORMATS)} (got {fmt!r})")
     if fmt == "html":
-        return ExportedFile(to_html(result.figure), "html", "plotly.js (inlined, works offline)")
+        return ExportedFile(to_html(styled(result.figure, style)), "html", "plotly.js (inlined, works offline)")
     if fmt == "csv":
         return ExportedFile(data_to_csv(result.data), "csv", "numpy")
     if fmt == "npy":
         content, extension = data_to_numpy(result.data)
         return ExportedFile(content, extension, "numpy")
+    figure = styled(result.figure, style, size)
+    width, height = image_size(result.figure, size)
+    fit_to_page(figure, width, height)
+    png_scale = SIZES[size].png_scale if scale is None else scale
     browser = find_browser()
     if browser is None:
         if fmt == "png":
             from figures.export_matplotlib import render_png
 
-            return ExportedFile(
-                render_png(result.figure, scale=scale), "png", f"matplotlib (no browser: {INSTALL_HINT})"
-            )
+            content = render_png(figure, scale=png_scale, width=width, height=height)
+            return ExportedFile(content, "png", f"matplotlib (no browser: {INSTALL_HINT})")
         raise ValueError(f"{fmt.upper()} export needs Chrome or Chromium: {INSTALL_HINT}")
     os.environ.setdefault("BROWSER_PATH", browser)
-    content = result.figure.to_image(
-        format=fmt, width=_width(result.figure), height=_height(result.figure), scale=scale
-    )
+    with warnings.catch_warnings():
+        # plotly passes kaleido options that a running server ignores, and kaleido says so on every image
+        warnings.filterwarnings("ignore", message="The kopts argument is ignored", category=UserWarning)
+        content = figure.to_image(format=fmt, width=width, height=height, scale=png_scale if fmt == "png" else 1)
     return ExportedFile(content, fmt, f"Plotly export (kaleido + {browser})")
+
+
+def styled(fig: go.Figure, style: str, size: str = "screen") -> go.Figure:
+    """A copy of ``fig`` in ``style`` with text at the size preset's type size (the built figure is shared)."""
+    return apply_style(go.Figure(fig), style, size)
 
 
 _server_lock = threading.Lock()
@@ -162,10 +176,3 @@ def data_to_numpy(data: dict[str, np.ndarray]) -> tuple[bytes, str]:
     np.savez(buffer, **{name: np.asarray(values) for name, values in data.items()})
     return buffer.getvalue(), "npz"
 
-
-def _width(fig: go.Figure) -> int:
-    return int(fig.layout.width or IMAGE_WIDTH)
-
-
-def _height(fig: go.Figure) -> int:
-    return int(fig.layout.height or IMAGE_HEIGHT)

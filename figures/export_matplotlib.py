@@ -21,21 +21,24 @@ DPI = 100
 
 
 def render_png(fig: go.Figure, *, scale: float = 2.0, width: int = 1200, height: int | None = None) -> bytes:
-    """PNG bytes of ``fig`` at ``scale`` x (width, height) CSS pixels."""
-    height = int(fig.layout.height or height or 650)
-    figure = plt.figure(figsize=(width / DPI, height / DPI), dpi=DPI * scale)
-    axes = {}
-    for trace in fig.data:
-        key = (getattr(trace, "xaxis", None) or "x", getattr(trace, "yaxis", None) or "y")
-        if key not in axes:
-            axes[key] = _axes(figure, fig, *key)
-        _draw(axes[key], trace, fig)
-    title = fig.layout.title.text if fig.layout.title else None
-    if title:
-        figure.suptitle(title, fontsize=11)
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    plt.close(figure)
+    """PNG bytes of ``fig`` at ``scale`` x (width, height) CSS pixels (height: the figure's own, else 650), its
+    text at the figure's font size."""
+    height = int(height or fig.layout.height or 650)
+    points = (fig.layout.font.size or 13) * 72 / DPI  # a CSS pixel is one matplotlib pixel at DPI
+    with plt.rc_context({"font.size": points}):
+        figure = plt.figure(figsize=(width / DPI, height / DPI), dpi=DPI * scale)
+        axes = {}
+        for trace in fig.data:
+            key = (getattr(trace, "xaxis", None) or "x", getattr(trace, "yaxis", None) or "y")
+            if key not in axes:
+                axes[key] = _axes(figure, fig, *key)
+            _draw(axes[key], trace, fig)
+        title = fig.layout.title.text if fig.layout.title else None
+        if title:
+            figure.suptitle(title.replace("<br>", "\n"), fontsize=points * 1.1)
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png")
+        plt.close(figure)
     return buffer.getvalue()
 
 
@@ -82,7 +85,7 @@ def _draw(ax, trace, fig: go.Figure) -> None:
         else:
             ax.plot(x, y, label=trace.name, linewidth=1.5)
         if trace.name and fig.layout.showlegend is not False and trace.fill != "toself":
-            ax.legend(fontsize=7)
+            ax.legend(fontsize="small")
 
 
 def _numeric(values) -> np.ndarray:

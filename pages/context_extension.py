@@ -34,6 +34,7 @@ st.latex(
 params = controls.controls(
     ["head_dim", "base", "partial_rotary_factor", "rope_type", "factor", "original_max_position_embeddings", "seq_len"],
     columns=4,
+    starts={"seq_len": 16384},  # s·L at the defaults: a sequence past L, where dynamic NTK and LongRoPE act
 )
 with st.expander("YaRN and Llama 3.1 settings (HF rope_scaling keys)", expanded=False):
     params |= controls.controls(SCALING_KEY_PARAMS, columns=4)

@@ -29,17 +29,19 @@ def control(
     choices: Sequence[str] | None = None,
     widget: str = "auto",
     chosen: Mapping[str, Any] | None = None,
+    start: Any = None,
 ) -> Any:
     """Render the control of parameter ``name`` and return its valid value.
 
     ``chosen``: the values of the page's other controls so far; a parameter whose range depends on them
     (``ParamSpec.limits``) offers only that range, and a value kept from before that falls outside it is moved in,
-    with a message saying why.
+    with a message saying why. ``start``: this page's first value when neither the link, the preset nor an
+    earlier page set one (else the parameter's default).
     """
     spec = PARAMS[name].within(chosen or {})
     if choices is not None:
         spec = _with_choices(spec, tuple(choices))
-    _initialise(spec)
+    _initialise(spec if start is None else replace(spec, default=start))
     _keep_within(spec)
     label = label or spec.label
     raw = _render(spec, label, widget)
@@ -54,17 +56,22 @@ def control(
 
 
 def controls(
-    names: Sequence[str], *, columns: int | None = None, chosen: Mapping[str, Any] | None = None
+    names: Sequence[str],
+    *,
+    columns: int | None = None,
+    chosen: Mapping[str, Any] | None = None,
+    starts: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Render several controls side by side (``columns`` per row) and return their values by name. Each control's
-    range may depend on ``chosen`` and on the controls before it in ``names``."""
+    range may depend on ``chosen`` and on the controls before it in ``names``; ``starts``: first values of this
+    page (see :func:`control`)."""
     values: dict[str, Any] = {}
     per_row = columns or min(len(names), 4)
     for row_start in range(0, len(names), per_row):
         row = names[row_start : row_start + per_row]
         for column, name in zip(st.columns(per_row), row, strict=False):
             with column:
-                values[name] = control(name, chosen={**(chosen or {}), **values})
+                values[name] = control(name, chosen={**(chosen or {}), **values}, start=(starts or {}).get(name))
     return values
 
 

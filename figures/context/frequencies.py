@@ -47,6 +47,13 @@ def _notes(p: Mapping[str, Any], longrope: str) -> tuple[str, ...]:
         if p["rope_type"] != "default"
         else "rope_type=default: no variant is highlighted."
     )
+    if p["seq_len"] <= p["original_max_position_embeddings"]:
+        dynamic = (
+            f"Dynamic NTK lies on the original here: seq_len {p['seq_len']:,} fits in L = "
+            f"{p['original_max_position_embeddings']:,}, and dynamic NTK only acts once the sequence outgrows L "
+            "(raise seq_len to see it)."
+        )
+        return (highlight, dynamic, longrope)
     return (highlight, longrope)
 
 

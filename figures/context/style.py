@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from figures.context.variants import VARIANTS
-from figures.theme import COLORWAY
+# Hues far apart on the colour wheel, so every pair of variants is told apart at a glance (PI and Llama 3.1 too).
+VARIANT_COLOURS = {
+    "default": "#555555",
+    "linear": "#d62728",  # red
+    "ntk": "#2ca02c",  # green
+    "dynamic": "#ff7f0e",  # orange
+    "yarn": "#9467bd",  # purple
+    "llama3": "#17becf",  # cyan
+    "longrope": "#8c564b",  # brown
+}
 
-VARIANT_COLOURS = dict(zip(VARIANTS, COLORWAY[1:], strict=False)) | {"default": "#555555"}
-
-
-DIMMED = 0.45  # opacity of the variants that are not the page's rope_type
+DIMMED = 0.7  # opacity of the variants that are not the page's rope_type (still readable)

@@ -136,3 +136,18 @@ def test_the_scaling_dict_holds_exactly_the_keys_the_core_reads():
         assert rope_scaling.inv_freq(128, 10000.0, block, max_position_embeddings=4096)[0].numel() == 64
     assert {"mscale", "mscale_all_dim", "beta_fast", "truncate"} <= set(scaling("yarn", p, 64))
     assert "mscale" not in scaling("yarn", p | {"mscale": 0.0}, 64)  # 0 leaves it unset
+
+
+def test_every_variant_has_its_own_colour():
+    from figures.context.style import VARIANT_COLOURS
+    from figures.context.variants import VARIANTS
+
+    assert set(VARIANT_COLOURS) == {"default", *VARIANTS}
+    assert len(set(VARIANT_COLOURS.values())) == len(VARIANT_COLOURS)
+
+
+def test_a_flat_dynamic_ntk_says_why():
+    within, _ = registry.resolve_params("context-inv-freq", {"seq_len": 1024, "original_max_position_embeddings": 4096})
+    past, _ = registry.resolve_params("context-inv-freq", {"seq_len": 16384, "original_max_position_embeddings": 4096})
+    assert any("only acts once the sequence outgrows L" in n for n in registry.build("context-inv-freq", within).notes)
+    assert not any("outgrows L" in n for n in registry.build("context-inv-freq", past).notes)

@@ -44,3 +44,12 @@ def test_use_this_base_sets_the_base_to_the_smallest_one_found():
     smallest = float(button.label.split("(")[1].rstrip(")").replace(",", ""))
     assert at.number_input(key="base").value == pytest.approx(smallest, rel=1e-4)  # the label is rounded
     assert "B(m) >= 0 over the whole context" in chart_specs(at)[0]["layout"]["title"]["text"]
+
+
+def test_a_page_starts_a_control_where_its_figures_show_their_point_and_a_link_still_wins():
+    at = open_page("context_extension", section=None)
+    assert at.number_input(key="seq_len").value == 16384  # past L = 4096: dynamic NTK and LongRoPE act
+    assert not any("outgrows L" in caption.value for caption in at.caption)
+    linked = open_page("context_extension", {"seq_len": "1024"}, section=None)
+    assert linked.number_input(key="seq_len").value == 1024
+    assert any("outgrows L" in caption.value for caption in linked.caption)
