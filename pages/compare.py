@@ -32,7 +32,8 @@ st.caption("Items: " + syntax_help())
 for column, name in zip(st.columns(5), ("seq_len", "d_model", "head_dim", "base", "distance_axis"), strict=True):
     with column:
         label = "Context L" if name == "seq_len" else None
-        params[name] = controls.control(name, label=label)
+        least = (2, "distances need two positions") if name == "seq_len" else None
+        params[name] = controls.control(name, label=label, least=least)
 st.caption(
     "Distances k run from 0 to L − 1. d_model is the width of `sinusoidal` and `learned`; head_dim and base are "
     "those of plain `rope`."

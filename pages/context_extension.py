@@ -35,6 +35,7 @@ params = controls.controls(
     ["head_dim", "base", "partial_rotary_factor", "rope_type", "factor", "original_max_position_embeddings", "seq_len"],
     columns=4,
     starts={"seq_len": 16384},  # s·L at the defaults: a sequence past L, where dynamic NTK and LongRoPE act
+    least={"head_dim": (4, "the scaling variants need two pairs")},
 )
 with st.expander("YaRN and Llama 3.1 settings (HF rope_scaling keys)", expanded=False):
     params |= controls.controls(SCALING_KEY_PARAMS, columns=4)

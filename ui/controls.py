@@ -30,18 +30,22 @@ def control(
     widget: str = "auto",
     chosen: Mapping[str, Any] | None = None,
     start: Any = None,
+    least: tuple[float, str] | None = None,
 ) -> Any:
     """Render the control of parameter ``name`` and return its valid value.
 
     ``chosen``: the values of the page's other controls so far; a parameter whose range depends on them
     (``ParamSpec.limits``) offers only that range, and a value kept from before that falls outside it is moved in,
     with a message saying why. ``start``: this page's first value when neither the link, the preset nor an
-    earlier page set one (else the parameter's default).
+    earlier page set one (else the parameter's default). ``least``: (the smallest value this page can use, why),
+    e.g. ``(2, "distances need two positions")``.
     """
     spec = PARAMS[name].within(chosen or {})
+    if least is not None and least[0] > spec.minimum:
+        spec = replace(spec, minimum=least[0], range_reason=least[1])
     if choices is not None:
         spec = _with_choices(spec, tuple(choices))
-    _initialise(spec if start is None else replace(spec, default=start))
+    _initialise(spec, start)
     _keep_within(spec)
     label = label or spec.label
     raw = _render(spec, label, widget)
@@ -61,17 +65,23 @@ def controls(
     columns: int | None = None,
     chosen: Mapping[str, Any] | None = None,
     starts: Mapping[str, Any] | None = None,
+    least: Mapping[str, tuple[float, str]] | None = None,
 ) -> dict[str, Any]:
     """Render several controls side by side (``columns`` per row) and return their values by name. Each control's
     range may depend on ``chosen`` and on the controls before it in ``names``; ``starts``: first values of this
-    page (see :func:`control`)."""
+    page and ``least`` their smallest usable values (see :func:`control`)."""
     values: dict[str, Any] = {}
     per_row = columns or min(len(names), 4)
     for row_start in range(0, len(names), per_row):
         row = names[row_start : row_start + per_row]
         for column, name in zip(st.columns(per_row), row, strict=False):
             with column:
-                values[name] = control(name, chosen={**(chosen or {}), **values}, start=(starts or {}).get(name))
+                values[name] = control(
+                    name,
+                    chosen={**(chosen or {}), **values},
+                    start=(starts or {}).get(name),
+                    least=(least or {}).get(name),
+                )
     return values
 
 
@@ -92,7 +102,8 @@ def _keep_within(spec: ParamSpec) -> None:
         state.add_notice(spec.name, f"{message}.")
 
 
-def _initialise(spec: ParamSpec) -> None:
+def _initialise(spec: ParamSpec, start: Any = None) -> None:
+    """The widget's first value: from the link, else the preset, else the page's ``start``, else the default."""
     if spec.name in st.session_state:  # kept across page switches by the widget's persist_state="session"
         return
     if spec.name in st.query_params:
@@ -100,7 +111,7 @@ def _initialise(spec: ParamSpec) -> None:
         if message:
             state.add_notice(spec.name, f"From the link: {message}.")
     else:
-        value = state.preset_values().get(spec.name, spec.default)
+        value = state.preset_values().get(spec.name, spec.default if start is None else start)
         value, message = spec.coerce(value)
         if message:
             state.add_notice(spec.name, f"From the preset: {message}.")

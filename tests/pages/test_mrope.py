@@ -1,9 +1,7 @@
-import base64
-
 import numpy as np
 import pytest
 
-from tests.pages.conftest import assert_healthy, chart_specs, open_page, payload_bytes
+from tests.pages.conftest import assert_healthy, chart_array, chart_specs, open_page, payload_bytes
 
 PAGE = "mrope"
 SPEC = "text:3,image:1x4x6,text:2"
@@ -18,17 +16,10 @@ FULL = {
 }
 
 
-def _values(array) -> np.ndarray:
-    """A figure-JSON array: a list, or Plotly's typed array {"dtype": "f4", "bdata": base64}."""
-    if isinstance(array, dict):
-        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"])
-    return np.asarray(array)
-
-
 def _rows(at) -> list[np.ndarray]:
     """The T, H, W rows drawn in the position-id figure."""
     data = chart_specs(at)[0]["data"]
-    return [_values(trace["y"]) for trace in data if trace["name"].split(" ")[0] in ("T", "H", "W")]
+    return [chart_array(trace["y"]) for trace in data if trace["name"].split(" ")[0] in ("T", "H", "W")]
 
 
 def test_page_runs_and_shows_the_spec_test_vector():
@@ -100,14 +91,6 @@ def test_bad_url_values_give_a_message_not_an_exception(query, words):
     at = open_page(PAGE, query)
     assert not at.exception
     assert any(words in error.value for error in at.error), [error.value for error in at.error]
-
-
-def test_malformed_numbers_in_the_url_are_replaced_with_a_warning():
-    at = open_page(PAGE, {"spatial_merge_size": "two", "mrope_section": "a,b", "vision_index": "99"})
-    assert not at.exception
-    warnings = " ".join(warning.value for warning in at.warning)
-    assert "spatial_merge_size='two'" in warnings and "mrope_section='a,b'" in warnings and "vision_index" in warnings
-    assert at.slider(key="spatial_merge_size").value == 2 and at.text_input(key="mrope_section").value == "16,24,24"
 
 
 def test_the_qwen2_vl_preset_sets_mrope_section_head_dim_and_base():

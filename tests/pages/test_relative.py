@@ -1,37 +1,28 @@
-import base64
-
 import numpy as np
 
 from posenc_core import relative
-from tests.pages.conftest import assert_healthy, chart_specs, open_page, payload_bytes
+from tests.pages.conftest import (
+    assert_healthy,
+    caption_text,
+    chart_array,
+    chart_specs,
+    control,
+    open_page,
+    payload_bytes,
+    titles,
+)
 
 SHAW, BUCKET, MATRIX = range(3)
-
-
-def _titles(at) -> list[str]:
-    return [spec["layout"]["title"]["text"] for spec in chart_specs(at)]
-
-
-def _captions(at) -> str:
-    return "\n".join(caption.value for caption in at.caption)
-
-
-def _values(array) -> np.ndarray:
-    """A data array of the figure JSON (Plotly sends numpy arrays base64-encoded)."""
-    if isinstance(array, dict):
-        values = np.frombuffer(base64.b64decode(array["bdata"]), dtype=np.dtype(array["dtype"]))
-        return values.reshape([int(n) for n in array["shape"].split(",")]) if "shape" in array else values
-    return np.asarray(array)
 
 
 def test_page_runs_and_shows_the_three_figures_and_the_bucket_table():
     at = open_page("relative")
     assert_healthy(at)
-    titles = _titles(at)
-    assert len(titles) == 3
-    assert "k=16, L=1,024" in titles[SHAW] and "num_buckets=32, max_distance=128" in titles[BUCKET]
-    assert "bidirectional" in titles[MATRIX] and "L=1,024" in titles[MATRIX]
-    assert "sampled: 512 of 1,024 positions" in _captions(at)
+    shown = titles(at)
+    assert len(shown) == 3
+    assert "k=16, L=1,024" in shown[SHAW] and "num_buckets=32, max_distance=128" in shown[BUCKET]
+    assert "bidirectional" in shown[MATRIX] and "L=1,024" in shown[MATRIX]
+    assert "sampled: 512 of 1,024 positions" in caption_text(at)
     table = at.dataframe[0].value
     assert len(table) == 31 and table["relative positions j − i"].tolist()[15] == "≤ -91"
     assert any("What to notice" in block.value for block in at.markdown) and len(at.latex) == 2
@@ -41,10 +32,10 @@ def test_drawn_matrices_equal_the_core():
     at = open_page("relative", {"seq_len": "300"})
     shaw, _, buckets = chart_specs(at)
     positions = np.arange(300)
-    np.testing.assert_array_equal(_values(shaw["data"][0]["x"]), positions)
-    np.testing.assert_array_equal(_values(shaw["data"][0]["z"]), relative.shaw_index(300, 300, 16, device="cpu"))
+    np.testing.assert_array_equal(chart_array(shaw["data"][0]["x"]), positions)
+    np.testing.assert_array_equal(chart_array(shaw["data"][0]["z"]), relative.shaw_index(300, 300, 16, device="cpu"))
     expected = relative.t5_bucket_matrix(300, bidirectional=True, num_buckets=32, max_distance=128, device="cpu")
-    np.testing.assert_array_equal(_values(buckets["data"][0]["z"]), expected)
+    np.testing.assert_array_equal(chart_array(buckets["data"][0]["z"]), expected)
 
 
 def test_every_control_changes_its_figure():
@@ -59,12 +50,12 @@ def test_every_control_changes_its_figure():
     for change, chart, expected in steps:
         change().run()
         assert_healthy(at)
-        assert expected in _titles(at)[chart], (expected, _titles(at)[chart])
+        assert expected in titles(at)[chart], (expected, titles(at)[chart])
     assert at.dataframe[0].value["relative positions j − i"].tolist()[0] == "0 and every key after the query"
     at.selectbox(key="view").set_value("window").run()
-    at.number_input(key="start").set_value(2000).run()
+    control(at, "start").set_value(2000).run()
     assert_healthy(at)
-    assert "window: every position from 2,000 to 2,511" in _captions(at)
+    assert "window: every position from 2,000 to 2,511" in caption_text(at)
     assert at.query_params["bidirectional"] == "0" and at.query_params["clip_distance"] == "4"
 
 
@@ -81,19 +72,10 @@ def test_url_restores_every_parameter():
     at = open_page("relative", query)
     assert_healthy(at)
     assert at.number_input(key="seq_len").value == 131072 and at.selectbox(key="view").value == "window"
-    assert at.number_input(key="start").value == 100000 and at.number_input(key="clip_distance").value == 64
+    assert control(at, "start").value == 100000 and at.number_input(key="clip_distance").value == 64
     assert at.slider(key="num_buckets").value == 128 and at.number_input(key="max_distance").value == 4096
     assert at.toggle(key="bidirectional").value is False
-    assert "causal, num_buckets=128, max_distance=4,096" in _titles(at)[BUCKET]
-
-
-def test_bad_url_values_warn_and_fall_back():
-    at = open_page("relative", {"seq_len": "99999999", "num_buckets": "abc", "bidirectional": "maybe"})
-    assert_healthy(at)
-    warnings = "\n".join(w.value for w in at.warning)
-    for fragment in ("seq_len='99999999'", "num_buckets='abc'", "bidirectional='maybe'"):
-        assert fragment in warnings
-    assert at.slider(key="num_buckets").value == 32 and at.toggle(key="bidirectional").value is True
+    assert "causal, num_buckets=128, max_distance=4,096" in titles(at)[BUCKET]
 
 
 def test_impossible_bucket_settings_show_a_message_not_a_traceback():
@@ -108,7 +90,7 @@ def test_t5_preset_sets_the_bucket_parameters():
     at.selectbox(key="preset").set_value("t5-base").run()
     assert_healthy(at)
     assert at.slider(key="num_buckets").value == 32 and at.number_input(key="max_distance").value == 128
-    assert at.number_input(key="seq_len").value == 512 and "L=512" in _titles(at)[MATRIX]
+    assert at.number_input(key="seq_len").value == 512 and "L=512" in titles(at)[MATRIX]
 
 
 def test_largest_parameters_stay_under_three_megabytes():
