@@ -8,7 +8,7 @@ from figures.compare.metrics import comparison_rows
 from posenc_core.schemes import facts_table
 from ui import controls, show
 from ui.router import ensure_app_router
-from ui.sections import show_sections
+from ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 
@@ -44,35 +44,40 @@ def similarity() -> None:
     result = show.figure("compare-similarity", params)
     if result is not None:
         table = pd.DataFrame(comparison_rows(result, params)).set_index("scheme").T  # one column per scheme
-        st.dataframe(table.rename_axis("metric"), width="stretch")
+        st.table(table.rename_axis("metric"))  # a static table wraps long scheme names instead of cutting them
         st.caption(
             "u(p) = the row for position p scaled to unit length: the PE row (sinusoidal, learned) or the rotated "
             "all-ones vector R(p)·1 (RoPE), over the first 256 positions (a learned table: all its rows up to L). "
             "“First k with similarity < 0.5” is exact up to k = 1,023, then read off the sampled curve (≤). "
             "Distinct signals: how many different position signals the distances 0 … L−1 produce."
         )
+    what_to_notice(
+        "Sinusoidal with d_model = 128 and plain RoPE with head_dim = 128 (both base 10000) draw the same curve: "
+        "both are Σ cos(kθ_i) over the same frequencies. RoPE puts that sum inside the attention score, where the "
+        "content of q and k cannot blur it.",
+        "A larger base (Llama-3.1: 500000) and context scaling keep the similarity high over longer distances; the "
+        "longest wavelength in the table tells how far the slowest pair turns less than once.",
+        "ALiBi falls exponentially: a head of slope m halves its attention every ln 2 / m tokens, at any context "
+        "length.",
+        "A random (untrained) learned table has no notion of distance: its rows are unrelated, the similarity is "
+        "noise from k = 1, and it has no row past its length. A trained table (`learned:all-minilm-l6-v2`) decays.",
+        "T5 tells only its bucket count of distances apart: past max_distance every distance looks the same.",
+    )
+
+
+def decay_bound() -> None:
+    show.figure("compare-decay", params)
+    what_to_notice(
+        "The RoFormer bound falls with k, faster for small bases: the long-term decay RoPE is known for. It bounds "
+        "the score; the score itself oscillates under it.",
+    )
 
 
 show_sections(
     {
         "Similarity against distance": similarity,
-        "RoPE's long-term decay bound": lambda: show.figure("compare-decay", params),
+        "RoPE's long-term decay bound": decay_bound,
     }
-)
-
-st.markdown(
-    "**What to notice**\n"
-    "- Sinusoidal with d_model = 128 and plain RoPE with head_dim = 128 (both base 10000) draw the same curve: "
-    "both are Σ cos(kθ_i) over the same frequencies. RoPE puts that sum inside the attention score, where the "
-    "content of q and k cannot blur it.\n"
-    "- A larger base (Llama-3.1: 500000) and context scaling keep the similarity high over longer distances; the "
-    "longest wavelength in the table tells how far the slowest pair turns less than once.\n"
-    "- ALiBi falls exponentially: a head of slope m halves its attention every ln 2 / m tokens, at any context "
-    "length.\n"
-    "- A random (untrained) learned table has no notion of distance: its rows are unrelated, the similarity is "
-    "noise from k = 1, and it has no row past its length. A trained table (`learned:all-minilm-l6-v2`) decays.\n"
-    "- T5 tells only its bucket count of distances apart: past max_distance every distance looks the same.\n"
-    "- The RoFormer bound falls with k, faster for small bases: the long-term decay RoPE is known for."
 )
 
 with st.expander("The schemes at a glance"):

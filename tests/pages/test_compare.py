@@ -26,7 +26,7 @@ def test_page_runs_and_shows_both_figures_and_the_metrics_table():
     assert len(specs) == 2
     assert len(specs[0]["data"]) == 5  # 3 similarity curves, T5's buckets, the every-distance reference
     assert specs[1]["data"][0]["name"] == "RoPE Llama-3.1-8B (llama3 ×8)"
-    table = at.dataframe[0].value
+    table = at.table[0].value  # a static table: long scheme names wrap instead of being cut off
     assert table.columns.tolist()[0] == "sinusoidal d_model=128" and len(table.columns) == 4
     assert "first k with similarity < 0.5" in table.index
     assert any("sampled" in caption.value for caption in at.caption)
