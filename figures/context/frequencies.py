@@ -100,7 +100,8 @@ def wavelength_per_pair(p: Mapping[str, Any]) -> FigureResult:
         data[variant] = as_array(wavelength)
     length, extended = p["original_max_position_embeddings"], extended_context(p)
     for value, text, dash in ((length, "L", "dash"), (extended, "s·L", "dot")):
-        mark(fig, value, f"{text} = {value:,}", axis="y", log=True, dash=dash)
+        # on the right, where every curve is far above L (the slow pairs): the label covers no curve
+        mark(fig, value, f"{text} = {value:,}", axis="y", log=True, dash=dash, anchor="right")
     fig.update_layout(
         title=f"Wavelength 2π/inv_freq per pair, {describe(p)}, s·L={extended:,}",
         xaxis_title="pair index i (fast → slow)",
@@ -108,7 +109,7 @@ def wavelength_per_pair(p: Mapping[str, Any]) -> FigureResult:
         height=460,
         legend=LEGEND_BELOW,
     )
-    fig.update_yaxes(type="log")
+    fig.update_yaxes(type="log", dtick=1, minor={"ticks": "outside", "showgrid": True})  # decades labelled
     notes = (
         "A pair whose wavelength is above L never completed a turn in training: past L its angle is new to the "
         "model unless the scaling stretches it (wavelength × s keeps the angles inside the trained range up to "

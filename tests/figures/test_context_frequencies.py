@@ -130,3 +130,11 @@ def test_largest_parameters_stay_small(figure_id):
 def test_bad_combinations_name_the_argument(overrides, argument):
     with pytest.raises(ValueError, match=argument):
         build("context-inv-freq", **overrides)
+
+
+def test_the_wavelength_plot_labels_decades_only_and_keeps_its_line_labels_off_the_curves():
+    params, _ = registry.resolve_params("context-wavelengths", {})
+    fig = registry.build("context-wavelengths", params).figure
+    assert fig.layout.yaxis.type == "log" and fig.layout.yaxis.dtick == 1  # no 2 and 5 labels between decades
+    labels = [a for a in fig.layout.annotations if a.text.startswith(("L =", "s·L ="))]
+    assert len(labels) == 2 and all(a.x == 1 and a.xanchor == "right" for a in labels)
