@@ -21,6 +21,12 @@ def _build(figure_id, **overrides):
     return registry.build(figure_id, params)
 
 
+def _build_unchecked(figure_id, **overrides):
+    """Build with ``overrides`` as they are: values a page would never pass (the registry moves them into range)."""
+    params, _ = registry.resolve_params(figure_id, {})
+    return registry.build(figure_id, {**params, **overrides})
+
+
 def _trace(result, name_start):
     return next(trace for trace in result.figure.data if (trace.name or "").startswith(name_start))
 
@@ -75,18 +81,18 @@ def test_window_shows_every_position_from_start_and_start_past_the_end_names_sta
     np.testing.assert_array_equal(np.asarray(result.figure.data[0].y), np.arange(4000, 4384))
     assert result.notes[0] == "window: every position from 4,000 to 4,383"
     with pytest.raises(ValueError, match="start"):
-        _build("sinusoidal-heatmap", seq_len=5000, view="window", start=5000)
+        _build_unchecked("sinusoidal-heatmap", seq_len=5000, view="window", start=5000)
 
 
 def test_waves_are_the_core_channels_and_dims_outside_d_model_are_reported():
-    result = _build("sinusoidal-waves", seq_len=200, d_model=32, dims="0,5,31,40")
+    result = _build_unchecked("sinusoidal-waves", seq_len=200, d_model=32, dims=(0, 5, 31, 40))
     assert [trace.name.split(" (")[0] for trace in result.figure.data] == ["channel 0", "channel 5", "channel 31"]
     expected = sinusoidal.encoding(200, 32)
     for trace, j in zip(result.figure.data, (0, 5, 31), strict=True):
         np.testing.assert_allclose(np.asarray(trace.y), expected[:, j].numpy(), atol=1e-6)
     assert any("dims 40" in note for note in result.notes)
     with pytest.raises(ValueError, match="dims"):
-        _build("sinusoidal-waves", d_model=32, dims="40,50")
+        _build_unchecked("sinusoidal-waves", d_model=32, dims=(40, 50))
 
 
 def test_fast_waves_over_long_ranges_are_envelopes_that_hold_every_true_value():
