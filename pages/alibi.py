@@ -2,9 +2,10 @@
 
 import streamlit as st
 
+from figures.alibi import notes
 from ui import controls, show
 from ui.router import ensure_app_router
-from ui.sections import show_sections
+from ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 
@@ -12,16 +13,15 @@ st.title("📐 ALiBi: attention with linear biases")
 st.markdown(
     "ALiBi adds no vector to the tokens. Instead each head *h* subtracts *m<sub>h</sub>* · distance from every "
     "attention logit, so a key far from the query is penalised in proportion to how far it is. The slopes are "
-    "fixed, a geometric sequence: 2<sup>−8/n</sup>, 2<sup>−16/n</sup>, …, 2<sup>−8</sup> for *n* heads, so some "
-    "heads look only at the last few tokens and others across thousands. Nothing is learned and no position "
-    "index is stored, which is why ALiBi models (BLOOM, MPT) run on inputs longer than they were trained on. "
-    "Every value drawn is computed by `posenc_core.alibi`.",
+    "fixed, a geometric sequence: 2<sup>−8/n</sup>, 2<sup>−16/n</sup>, …, 2<sup>−8</sup> for *n* heads, so the "
+    "steepest heads look only at the last few tokens, and even the shallowest (m = 2<sup>−8</sup>) keeps 90% of "
+    f"its attention on the last {notes.shallowest_span(0.9):,} tokens when the content is equal. Nothing is learned "
+    "and no position index is stored, which is why ALiBi models (BLOOM, MPT) run on inputs longer than they were "
+    "trained on. Every value drawn is computed by `posenc_core.alibi`.",
     unsafe_allow_html=True,
 )
-st.latex(
-    r"\mathrm{softmax}\!\Big(\frac{q_i k_j^\top}{\sqrt{d}} - m_h\,(i - j)\Big)\ \ (j \le i),\qquad "
-    r"m_h = 2^{-8(h+1)/n}\ \ (n \text{ a power of two})"
-)
+st.latex(r"\mathrm{softmax}\!\Big(\frac{q_i k_j^\top}{\sqrt{d}} - m_h\,(i - j)\Big)\ \ (j \le i)")
+st.latex(r"m_h = 2^{-8(h+1)/n}\ \ (n \text{ a power of two})")  # two lines: one is wider than a phone
 
 heads = controls.controls(["n_heads", "alibi_bias_max", "seq_len"], columns=3)
 seq_len = heads.pop("seq_len")
@@ -35,11 +35,14 @@ def slopes() -> None:
         "new slopes fall halfway (in log scale) between existing ones instead of repeating them. MPT's "
         "`alibi_bias_max` replaces the 8 in the exponent (2^(−max·(h+1)/n)); at 8 it gives the reference slopes."
     )
+    what_to_notice(*notes.slope_points(heads))
 
 
 def bias_matrices() -> None:
-    bias = controls.controls(["heads", "mode", "view", "start"], columns=4, chosen={**heads, "seq_len": seq_len})
-    show.figure("alibi-bias", {**heads, **bias, "seq_len": seq_len})
+    length = {**heads, "seq_len": seq_len}
+    bias = controls.controls(["heads", "mode", "view", "start"], columns=4, chosen=length)
+    bias |= controls.controls(["shared_scale"], columns=4)
+    result = show.figure("alibi-bias", {**length, **bias})
     st.markdown(
         "The reference implementation (and BLOOM) adds **m·j**, the key's index, instead of **−m·(i − j)**. For "
         "a fixed query row *i* the two differ by the constant *m·i*, and softmax ignores a constant added to a "
@@ -48,6 +51,8 @@ def bias_matrices() -> None:
         "diagonal) hides the keys after the query; the symmetric variant (encoders, MPT's `full=True`) uses "
         "−m·|i − j|."
     )
+    if result is not None:
+        what_to_notice(*notes.bias_points({**length, **bias}, result.data))
 
 
 def where_heads_look() -> None:
@@ -57,19 +62,9 @@ def where_heads_look() -> None:
     with left:
         show.figure("alibi-attention", length)
     with right:
-        show.figure("alibi-span", {**length, **mass})
+        spans = show.figure("alibi-span", {**length, **mass})
+    if spans is not None:
+        what_to_notice(*notes.span_points({**length, **mass}, spans.data))
 
 
 show_sections({"Slopes per head": slopes, "Bias matrices": bias_matrices, "Where each head looks": where_heads_look})
-
-st.markdown(
-    "**What to notice**\n"
-    "- The slopes halve (n = 8) or shrink by 2^(−8/n) from head to head: on a log axis the bars fall on a "
-    "straight line, and the interleaved heads of a non-power-of-two n land between them.\n"
-    "- In the bias matrix every diagonal is constant: ALiBi depends only on the distance i − j.\n"
-    "- With equal content the attention weights fall geometrically with distance, by e^(−m) per token: the "
-    "steepest head puts most of its weight on the last few tokens, the shallowest on hundreds.\n"
-    "- The effective span does not grow with the context: past it a head sees almost nothing, however long the "
-    "input. Long-range information has to be carried by the shallow heads and by depth.\n"
-    "- Presets: *BLOOM-176B* (112 heads, not a power of two) and *MPT-7B* (32 heads, alibi_bias_max = 8)."
-)

@@ -1,4 +1,4 @@
-"""ALiBi bias matrices -m·(i - j), one panel per head drawn."""
+"""ALiBi bias matrices -m·(i - j), one panel per head drawn, each on its own colour range or on one shared scale."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from plotly.subplots import make_subplots
 
-from figures.alibi.params import chosen_heads, describe, format_number, head_slopes
+from figures.alibi.params import chosen_heads, describe, head_slopes, reference_span
 from figures.common import as_array
 from figures.registry import FigureResult, register
 from figures.shown import shown_positions
@@ -17,16 +17,24 @@ from figures.theme import SEQUENTIAL_SCALE
 from posenc_core import alibi, sampling
 
 BIAS_CELLS = sampling.MAX_CELLS_PER_AXIS * sampling.MAX_CELLS_PER_AXIS  # cells of all shown heads together
+SPAN_MASS = 0.9  # the share of attention the aliasing note speaks of
+
+
+def panel_grid(count: int) -> tuple[int, int, int]:
+    """(rows, columns, pixel height of a row) for ``count`` panels: 2 columns up to 4 panels, 3 up to 9, then 4
+    (narrow enough for a phone to keep every panel's title apart)."""
+    cols = count if count <= 2 else 2 if count <= 4 else 3 if count <= 9 else 4
+    return math.ceil(count / cols), cols, {1: 420, 2: 420, 3: 330, 4: 290}[cols]
 
 
 @register(
     "alibi-bias",
     title="ALiBi bias matrices",
     page="alibi",
-    params=("n_heads", "alibi_bias_max", "heads", "mode", "seq_len", "view", "start"),
+    params=("n_heads", "alibi_bias_max", "heads", "mode", "shared_scale", "seq_len", "view", "start"),
 )
 def bias_figure(p: Mapping[str, Any]) -> FigureResult:
-    heads, heads_note = chosen_heads(p)
+    heads = chosen_heads(p)
     side = min(sampling.MAX_CELLS_PER_AXIS, int(math.sqrt(BIAS_CELLS / len(heads))))
     positions, position_note = shown_positions(p, p["seq_len"], side)
     slopes = head_slopes(p)
@@ -41,17 +49,20 @@ def bias_figure(p: Mapping[str, Any]) -> FigureResult:
     )  # (len(heads), Q, K)
     values = as_array(bias)
     shown = np.where(np.isfinite(values), values, np.nan)  # the causal mask (−inf) is left blank
-    cols = min(len(heads), 2)
-    rows = math.ceil(len(heads) / cols)
+    lowest = [float(np.nanmin(panel)) for panel in shown]  # each panel's most negative bias (0 for one position)
+    floors = [min(lowest)] * len(heads) if p["shared_scale"] else lowest
+    floors = [floor if floor < 0 else -1.0 for floor in floors]  # a range, even when every bias is 0
+    rows, cols, row_height = panel_grid(len(heads))
+    height = row_height * rows + 190
     fig = make_subplots(
         rows=rows,
         cols=cols,
-        subplot_titles=[
-            f"head {h}: m={float(slopes[h]):.4g}, min {format_number(np.nanmin(shown[k]))}" for k, h in enumerate(heads)
-        ],
-        horizontal_spacing=0.06,
+        subplot_titles=[f"head {h}<br>m = {slope_text(float(slopes[h]))}" for h in heads],
+        horizontal_spacing=0.07 if cols > 2 else 0.06,
+        vertical_spacing=min(0.3, 80 / (height - 190)) if rows > 1 else 0.0,
         shared_yaxes=True,  # every head is drawn at the same positions
-        vertical_spacing=0.12 if rows > 1 else 0.0,
+        x_title="key j (tokens)",
+        y_title="query i (tokens)",
     )
     axis = as_array(positions).astype(np.int64)
     for k, head in enumerate(heads):
@@ -62,25 +73,63 @@ def bias_figure(p: Mapping[str, Any]) -> FigureResult:
             y=axis,
             row=row + 1,
             col=col + 1,
-            coloraxis="coloraxis",
+            colorscale=SEQUENTIAL_SCALE,
+            zmin=floors[k],
+            zmax=0.0,
+            showscale=k == 0,
+            colorbar=_colorbar(p["shared_scale"], floors[0], int(positions[-1] - positions[0])),
             hoverongaps=False,
             hovertemplate=f"head {head}<br>query i: %{{y}}<br>key j: %{{x}}<br>bias: %{{z:.6g}}<extra></extra>",
         )
-        fig.update_yaxes(
-            autorange="reversed", title_text="query i (tokens)" if col == 0 else None, row=row + 1, col=col + 1
-        )
-        fig.update_xaxes(title_text="key j (tokens)", row=row + 1, col=col + 1)
+        fig.update_yaxes(autorange="reversed", tickformat="~s", row=row + 1, col=col + 1)
+        fig.update_xaxes(tickformat="~s", row=row + 1, col=col + 1)  # 1k, 512k: short enough for narrow panels
     formula = "−m·(i−j), j ≤ i" if p["mode"] == "causal" else "−m·|i−j|"
     fig.update_layout(
         title=f"ALiBi bias {formula}, {describe(p)}, L={p['seq_len']:,}",
-        coloraxis={"colorscale": SEQUENTIAL_SCALE, "cmax": 0, "colorbar": {"title": {"text": "bias"}}},
-        height=440 * rows + 80,
-        margin={"t": 100},
+        height=height,
+        margin={"t": 110, "b": 150},
     )
     notes = (position_note,)
     if p["mode"] == "causal":
         notes += ("blank cells: keys after the query, masked (−∞) in causal attention",)
-    if heads_note:
-        notes += (heads_note,)
+    notes += tuple(note for note in (_hidden_note(p, positions, heads, slopes),) if note)
     data = {"bias": values, "positions": as_array(positions), "heads": np.asarray(heads, dtype=np.float32)}
+    data["lowest"] = np.asarray(lowest, dtype=np.float32)  # each panel's most negative bias
     return FigureResult(fig, data, notes)
+
+
+def slope_text(slope: float) -> str:
+    """2<sup>−3</sup> for a whole power of two (every slope of 8 heads), else 3 significant digits."""
+    exponent = math.log2(slope)
+    return f"2<sup>−{-exponent:g}</sup>" if exponent == round(exponent) and exponent < 0 else f"{slope:.3g}"
+
+
+def _colorbar(shared: bool, floor: float, distance: int) -> dict[str, Any]:
+    """A horizontal colour bar under the panels: the bias on one scale, or what light and dark mean per panel."""
+    bar = {"orientation": "h", "x": 0.5, "xanchor": "center", "len": 0.6, "thickness": 12}
+    bar |= {"yref": "container", "y": 0.0, "yanchor": "bottom"}  # under the x-axis title, in the bottom margin
+    if shared:
+        return bar | {"title": {"text": "bias", "side": "bottom"}}
+    return bar | {
+        "title": {"text": "bias, each head on its own range", "side": "bottom"},
+        "tickvals": [floor, 0.0],
+        "ticktext": [f"−m·{distance:,} (the farthest key)", "0"],
+    }
+
+
+def _hidden_note(p: Mapping[str, Any], positions, heads: list[int], slopes) -> str | None:
+    """In an overview with one cell every s positions, the heads whose attention lies within s tokens."""
+    if p["view"] == "window" or positions.numel() < 2:
+        return None
+    stride = int(positions[1] - positions[0])
+    spans = {h: reference_span(float(slopes[h]), SPAN_MASS) for h in heads}
+    hidden = [h for h in heads if spans[h] < stride]
+    if stride < 2 or not hidden:
+        return None
+    spans_text = ", ".join(f"{h} ({spans[h]:,} tokens)" for h in hidden)
+    who = f"head {spans_text} keeps" if len(hidden) == 1 else f"heads {spans_text} keep"
+    return (
+        f"sampling hides the nearest keys: one cell every {stride:,} positions, and {who} {SPAN_MASS:.0%} of the "
+        "attention within fewer tokens than that, all inside the diagonal cells here; the window view draws every "
+        "position"
+    )

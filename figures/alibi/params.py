@@ -11,6 +11,8 @@ from figures.common_params import MAX_HEADS
 from figures.params import ParamSpec, index_below, register_param
 from posenc_core import alibi
 
+MAX_PANELS = 16  # bias panels one figure draws: 4 x 4 of 128 x 128 cells each at most
+
 register_param(
     ParamSpec(
         "heads",
@@ -19,9 +21,22 @@ register_param(
         "Heads to draw",
         0,
         MAX_HEADS - 1,
-        max_items=4,
-        help="Head indices h (0-based, at most 4); heads >= n_heads are left out.",
+        max_items=MAX_PANELS,
+        help=f"Head indices h, 0-based and below n_heads: any {MAX_PANELS} or fewer of the model's heads, one "
+        "panel each (more panels would be too small to read; the panels share one 512 x 512 budget of cells).",
         limits=index_below("n_heads", "the model has {n} heads"),
+    )
+)
+
+
+register_param(
+    ParamSpec(
+        "shared_scale",
+        "bool",
+        False,
+        "One colour scale",
+        help="Off: each panel spans its own bias range (light = 0, dark = its lowest bias), so every head's "
+        "pattern shows. On: one scale for all, which shows how much steeper the first head is.",
     )
 )
 
@@ -74,16 +89,20 @@ def describe(p: Mapping[str, Any]) -> str:
     return f"n_heads={p['n_heads']}{bias_max}"
 
 
-def format_number(value: float) -> str:
-    """-1,004,000 for large values, -0.5 for small ones."""
-    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.4g}"
+def chosen_heads(p: Mapping[str, Any]) -> list[int]:
+    """The heads to draw. ValueError naming n_heads for a head the model does not have."""
+    heads = [int(h) for h in p["heads"]]
+    beyond = [h for h in heads if not 0 <= h < p["n_heads"]]
+    if beyond:
+        raise ValueError(
+            f"heads must be below n_heads={p['n_heads']} (the model has {p['n_heads']} heads; got "
+            f"{', '.join(map(str, beyond))})"
+        )
+    if not heads or len(heads) > MAX_PANELS:
+        raise ValueError(f"heads must list 1 to {MAX_PANELS} heads (got {len(heads)})")
+    return heads
 
 
-def chosen_heads(p: Mapping[str, Any]) -> tuple[list[int], str | None]:
-    """The requested heads that exist; a note on those left out. ValueError when none is left."""
-    heads = [h for h in p["heads"] if h < p["n_heads"]]
-    left_out = [h for h in p["heads"] if h >= p["n_heads"]]
-    if not heads:
-        raise ValueError(f"heads must hold a head index below n_heads={p['n_heads']} (got {list(p['heads'])})")
-    note = f"heads {', '.join(map(str, left_out))} left out: n_heads={p['n_heads']}" if left_out else None
-    return heads, note
+def reference_span(slope: float, mass: float = 0.9) -> int:
+    """Tokens holding ``mass`` of the attention of a head of this slope, with an unbounded past (the core's)."""
+    return int(alibi.effective_span(torch.tensor([slope], dtype=torch.float64), mass, device="cpu")[0])

@@ -85,13 +85,51 @@ def test_symmetric_window_bias_is_minus_slope_times_distance_everywhere():
     assert "window" in result.notes[0] and "|i−j|" in result.figure.layout.title.text
 
 
-def test_bias_leaves_out_heads_beyond_n_heads_and_fails_when_none_is_left():
-    result = _build("alibi-bias", n_heads=4, heads=(1, 9))
-    assert len(_heatmaps(result)) == 1 and any("9 left out" in note for note in result.notes)
-    with pytest.raises(ValueError, match="heads"):
-        _build("alibi-bias", n_heads=4, heads=(5, 6))
+def test_heads_beyond_n_heads_are_refused_naming_n_heads():
+    params, messages = registry.resolve_params("alibi-bias", {"n_heads": 4, "heads": (1, 9)})
+    assert params["heads"] == (1, 3) and "the model has 4 heads" in messages[0]  # the exporter moves it in
+    with pytest.raises(ValueError, match="heads must be below n_heads=4"):
+        registry.build("alibi-bias", {**params, "heads": (1, 9)})  # the builder itself never drops a head
+    window, _ = registry.resolve_params("alibi-bias", {"seq_len": 100, "view": "window"})
     with pytest.raises(ValueError, match="start"):
-        _build("alibi-bias", seq_len=100, view="window", start=500)
+        registry.build("alibi-bias", {**window, "start": 500})
+
+
+def test_every_head_of_the_model_is_drawn_each_on_its_own_colour_range():
+    result = _build("alibi-bias", n_heads=8, heads=tuple(range(8)))
+    maps = _heatmaps(result)
+    assert len(maps) == 8 and all(trace.zmax == 0 for trace in maps)
+    floors = [trace.zmin for trace in maps]
+    slopes = alibi.slopes(8, device="cpu", dtype=torch.float64).numpy()
+    np.testing.assert_allclose(floors, [np.nanmin(np.asarray(trace.z)) for trace in maps], rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(floors) / floors[0], slopes / slopes[0], rtol=1e-6)  # head 7: 1/128
+    assert [trace.showscale for trace in maps] == [True] + [False] * 7  # one colour bar says what colours mean
+    assert "own range" in maps[0].colorbar.title.text
+    shared = _heatmaps(_build("alibi-bias", n_heads=8, heads=tuple(range(8)), shared_scale=True))
+    assert {trace.zmin for trace in shared} == {floors[0]} and {trace.zmax for trace in shared} == {0}
+
+
+def test_up_to_sixteen_panels_fit_the_budget_and_each_is_titled_by_its_slope():
+    result = _build("alibi-bias", n_heads=112, heads=tuple(range(0, 112, 7)), seq_len=1_048_576)
+    maps = _heatmaps(result)
+    assert len(maps) == 16 and max(np.asarray(maps[0].z).shape) == 128  # 16 panels share 512 x 512 cells
+    titles = [a.text for a in result.figure.layout.annotations if a.text.startswith("head")]
+    assert titles[0] == "head 0<br>m = 0.917" and len(titles) == 16
+    assert len(result.figure.to_json()) < 2_000_000
+    eight = _build("alibi-bias", n_heads=8, heads=(0, 7))
+    assert [a.text for a in eight.figure.layout.annotations][:2] == [
+        "head 0<br>m = 2<sup>−1</sup>",
+        "head 7<br>m = 2<sup>−8</sup>",
+    ]
+
+
+def test_an_overview_says_when_a_head_looks_closer_than_one_cell():
+    overview = _build("alibi-bias", n_heads=8, heads=(0, 7), seq_len=1_048_576)
+    (hidden,) = [note for note in overview.notes if "sampling hides" in note]
+    assert "one cell every 2,897 positions" in hidden and "0 (5 tokens), 7 (590 tokens)" in hidden
+    window = _build("alibi-bias", n_heads=8, heads=(0, 7), seq_len=1_048_576, view="window", start=1000)
+    short = _build("alibi-bias", n_heads=8, heads=(0, 7), seq_len=300)  # every position drawn
+    assert not any("sampling hides" in note for note in (*window.notes, *short.notes))
 
 
 def test_mpt_bias_uses_the_mpt_slopes():
