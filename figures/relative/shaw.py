@@ -38,8 +38,21 @@ def matrix_figure(values, positions, *, title: str, value_name: str, **scale) ->
         **scale,
     )
     fig.update_traces(z=_small_ints(values))
-    fig.update_layout(height=560)
+    fig.update_layout(height=560, margin={"t": 90})  # titles of two lines: each fits a phone
     return fig
+
+
+def hidden_note(p: Mapping[str, Any], positions: torch.Tensor, reach: int, what: str) -> str | None:
+    """In an overview with one cell every s > ``reach`` positions: a caption saying that ``what`` is hidden."""
+    if p["view"] == "window" or positions.numel() < 2:
+        return None
+    stride = int(positions[1] - positions[0])
+    if stride <= reach:
+        return None
+    return (
+        f"sampling hides the near offsets: one cell every {stride:,} positions, so {what} falls inside the diagonal "
+        "cells; the window view draws every position"
+    )
 
 
 @register(
@@ -57,7 +70,7 @@ def shaw_figure(p: Mapping[str, Any]) -> FigureResult:
     fig = matrix_figure(
         index,
         positions,
-        title=f"Shaw relative index clip(j − i, −k, k) + k, k={k:,}, L={p['seq_len']:,}",
+        title=f"Shaw relative index clip(j − i, −k, k) + k<br>k={k:,}, L={p['seq_len']:,}",
         value_name="index",
         colorscale=DIVERGING_SCALE,
         zmin=0,
@@ -69,4 +82,6 @@ def shaw_figure(p: Mapping[str, Any]) -> FigureResult:
         f"index {k:,} = same position; 0 = the key is {k:,} or more tokens before the query, {2 * k:,} = {k:,} or "
         f"more after (an embedding table of {2 * k + 1:,} rows)",
     )
+    hidden = hidden_note(p, positions, k, f"every offset inside ±k = ±{k:,} (the band of distinct indices)")
+    notes += (hidden,) if hidden else ()
     return FigureResult(fig, {"index": as_array(index), "positions": as_array(positions)}, notes)

@@ -14,7 +14,7 @@ import torch
 from figures.common import LEGEND_BELOW, as_array
 from figures.registry import FigureResult, register
 from figures.relative.params import t5_args, t5_describe
-from figures.relative.shaw import MATRIX_CELLS, matrix_figure
+from figures.relative.shaw import MATRIX_CELLS, hidden_note, matrix_figure
 from figures.shown import shown_positions
 from figures.theme import COLORWAY, SEQUENTIAL_SCALE
 from posenc_core import relative
@@ -87,8 +87,13 @@ def _rel_text(low: float, high: float) -> str:
 )
 def t5_bucket_figure(p: Mapping[str, Any]) -> FigureResult:
     reach = p["max_distance"] + max(p["max_distance"] // 4, 4)  # show where the last bucket takes over
+    bucket_segments(p)  # the chosen variant's settings must hold (a ValueError naming max_distance otherwise)
+    other = not p["bidirectional"]
+    other_fits = p["max_distance"] > max_exact(p, other)  # the core's rule, for the variant drawn for comparison
     fig, data = go.Figure(), {}
     for k, bidirectional in enumerate(sorted((True, False), key=lambda b: b == p["bidirectional"])):
+        if bidirectional == other and not other_fits:
+            continue
         name = "bidirectional (encoder)" if bidirectional else "causal (decoder)"
         segments = bucket_segments(p, bidirectional)
         x = np.append(segments["min_rel"].clip(-reach, reach).to_numpy(), reach)
@@ -120,16 +125,23 @@ def t5_bucket_figure(p: Mapping[str, Any]) -> FigureResult:
         x=-distance, y=1, yref="paper", text="max_distance", showarrow=False, xanchor="right", yanchor="bottom"
     )
     fig.update_layout(
-        title=f"T5 bucket of j − i, {t5_describe(p)}",
-        xaxis_title="relative position j − i (tokens; negative = key before query)",
+        title=f"T5 bucket of the offset j − i<br>{t5_describe(p)}",
+        xaxis_title="j − i (tokens; < 0: the key comes first)",
         yaxis_title="bucket",
         legend=LEGEND_BELOW,
         height=460,
+        margin={"t": 90},
     )
     notes = (
         f"green: the exact region (one offset per bucket, |j − i| < {exact}); between it and ±max_distance the "
         f"buckets widen logarithmically; grey: beyond ±{distance:,} every offset shares the last bucket of its side",
     )
+    if not other_fits:
+        side = "bidirectional (encoder)" if other else "causal (decoder)"
+        notes += (
+            f"{side} not drawn: its {max_exact(p, other)} exact buckets need max_distance >= "
+            f"{max_exact(p, other) + 1} (got {distance:,})",
+        )
     return FigureResult(fig, data, notes)
 
 
@@ -168,10 +180,13 @@ def t5_matrix_figure(p: Mapping[str, Any]) -> FigureResult:
     fig = matrix_figure(
         buckets,
         positions,
-        title=f"T5 bucket of (query i, key j), {t5_describe(p)}, L={p['seq_len']:,}",
+        title=f"T5 bucket of (query i, key j)<br>{t5_describe(p)}, L={p['seq_len']:,}",
         value_name="bucket",
         colorscale=SEQUENTIAL_SCALE,
         zmin=0,
         zmax=p["num_buckets"] - 1,
     )
-    return FigureResult(fig, {"bucket": as_array(buckets), "positions": as_array(positions)}, (position_note,))
+    exact = max_exact(p)
+    hidden = hidden_note(p, positions, exact, f"every offset of the exact region (|j − i| < {exact}, a bucket each)")
+    notes = (position_note, *((hidden,) if hidden else ()))
+    return FigureResult(fig, {"bucket": as_array(buckets), "positions": as_array(positions)}, notes)

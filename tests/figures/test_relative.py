@@ -136,8 +136,40 @@ def test_bad_bucket_parameters_name_the_argument():
         _build("relative-t5-bucket", num_buckets=1024, max_distance=100)
     with pytest.raises(ValueError, match="max_distance"):
         _build("relative-t5-matrix", num_buckets=64, max_distance=16)
+    window = _params("relative-shaw", seq_len=10, view="window")
     with pytest.raises(ValueError, match="start"):
-        _build("relative-shaw", seq_len=10, view="window", start=20)
+        registry.build("relative-shaw", {**window, "start": 20})
+
+
+def test_the_bucket_figures_agree_on_the_smallest_max_distance():
+    # bidirectional, 64 buckets: 32 per side, 16 exact, so max_distance > 16 (the core's rule); causal needs > 32
+    curve = _build("relative-t5-bucket", num_buckets=64, max_distance=20)
+    matrix = _build("relative-t5-matrix", num_buckets=64, max_distance=20, seq_len=128)
+    assert [trace.name for trace in curve.figure.data] == ["bidirectional (encoder)"]  # causal left out, and why
+    assert "causal (decoder) not drawn: its 32 exact buckets need max_distance >= 33 (got 20)" in curve.notes
+    expected = relative.t5_bucket_matrix(128, num_buckets=64, max_distance=20, device="cpu")
+    np.testing.assert_array_equal(matrix.figure.data[0].z, expected.numpy())
+    table = t5_bucket_table(_params("relative-t5-bucket", num_buckets=64, max_distance=20))
+    assert len(table) == len(relative.t5_bucket_ranges(True, num_buckets=64, max_distance=20)) == 41
+    for figure_id in ("relative-t5-bucket", "relative-t5-matrix"):
+        with pytest.raises(ValueError, match="max_distance must be an integer >= 33"):
+            _build(figure_id, num_buckets=64, max_distance=20, bidirectional=False)
+        with pytest.raises(ValueError, match="max_distance must be an integer >= 17"):
+            _build(figure_id, num_buckets=64, max_distance=16)
+    assert len(_build("relative-t5-bucket", num_buckets=64, max_distance=33).figure.data) == 2
+
+
+def test_an_overview_says_when_its_cells_hide_the_near_offsets():
+    shaw = _build("relative-shaw", seq_len=1_048_576, clip_distance=16)
+    assert "one cell every 2,048 positions, so every offset inside ±k = ±16" in shaw.notes[-1]
+    matrix = _build("relative-t5-matrix", seq_len=1_048_576)
+    assert "exact region (|j − i| < 8" in matrix.notes[-1]
+    for quiet in (
+        _build("relative-shaw", seq_len=1024, clip_distance=16),  # one cell every 2 positions: the band shows
+        _build("relative-shaw", seq_len=1_048_576, view="window", start=5000),
+        _build("relative-t5-matrix", seq_len=4096),
+    ):
+        assert not any("sampling hides" in note for note in quiet.notes)
 
 
 def test_largest_parameters_stay_small():

@@ -13,6 +13,7 @@ from tests.pages.conftest import (
 )
 
 SHAW, BUCKET, MATRIX = range(3)
+T5 = "T5 (Raffel et al. 2020): relative position buckets"
 
 
 def test_page_runs_and_shows_the_three_figures_and_the_bucket_table():
@@ -20,12 +21,12 @@ def test_page_runs_and_shows_the_three_figures_and_the_bucket_table():
     assert_healthy(at)
     shown = titles(at)
     assert len(shown) == 3
-    assert "k=16, L=1,024" in shown[SHAW] and "num_buckets=32, max_distance=128" in shown[BUCKET]
-    assert "bidirectional" in shown[MATRIX] and "L=1,024" in shown[MATRIX]
-    assert "sampled: 512 of 1,024 positions" in caption_text(at)
+    assert "k=16, L=128" in shown[SHAW] and "num_buckets=32, max_distance=128" in shown[BUCKET]
+    assert "bidirectional" in shown[MATRIX] and "L=128" in shown[MATRIX]
+    assert "all 128 positions" in caption_text(at)
     table = at.dataframe[0].value
     assert len(table) == 31 and table["relative positions j − i"].tolist()[15] == "≤ -91"
-    assert any("What to notice" in block.value for block in at.markdown) and len(at.latex) == 2
+    assert sum("What to notice" in block.value for block in at.markdown) == 2 and len(at.latex) == 2
 
 
 def test_drawn_matrices_equal_the_core():
@@ -99,3 +100,43 @@ def test_largest_parameters_stay_under_three_megabytes():
     assert_healthy(at)
     assert len(chart_specs(at)) == 3 and payload_bytes(at) < 3_000_000
     assert len(at.dataframe[0].value) == 1023
+
+
+def _notice(at) -> str:
+    return "\n".join(block.value for block in at.markdown if "What to notice" in block.value)
+
+
+def test_shaw_at_its_defaults_shows_the_clipped_band_as_a_visible_part_of_the_matrix():
+    at = open_page("relative", section=None)  # a first visit: the first tab, the page's own seq_len
+    assert_healthy(at)
+    (shaw,) = chart_specs(at)
+    z = chart_array(shaw["data"][0]["z"])
+    inside = np.mean((z > 0) & (z < 32))  # indices strictly between the clipped ends
+    assert z.shape == (128, 128) and 0.15 < inside < 0.5
+    assert "At L = 128, 76% of the (query, key) pairs lie beyond ±16" in _notice(at)
+    assert "T5" not in _notice(at)  # the notes speak about the open tab only
+
+
+def test_the_text_says_the_positional_term_depends_on_the_offset_not_the_whole_attention():
+    intro = open_page("relative", section=None).markdown[0].value
+    assert "*positional term* of the attention score" in intro and "depends only on the offset" in intro
+    assert "attention between query *i* and key *j* depends only on the offset" not in intro
+
+
+def test_bidirectional_buckets_with_a_small_max_distance_draw_both_t5_figures():
+    at = open_page("relative", {"num_buckets": "64", "max_distance": "20"}, section=T5)
+    assert_healthy(at)
+    assert len(chart_specs(at)) == 2 and len(at.dataframe[0].value) == 41
+    assert "causal (decoder) not drawn: its 32 exact buckets need max_distance >= 33" in caption_text(at)
+    at.toggle(key="bidirectional").set_value(False).run()
+    assert [error.value for error in at.error] and all(
+        "max_distance must be an integer >= 33" in error.value for error in at.error
+    )
+
+
+def test_t5_notes_follow_the_controls():
+    at = open_page("relative", {"seq_len": "64", "bidirectional": "0"}, section=T5)
+    assert_healthy(at)
+    notice = _notice(at)
+    assert "The first 16 buckets of a side hold one offset each" in notice and "Every offset of 113 or more" in notice
+    assert "At L = 64 no offset reaches the last bucket" in notice and "Shaw" not in notice
