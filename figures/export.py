@@ -18,8 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from figures.registry import FigureResult
-from figures.theme import SIZES, apply_style, fit_to_page, image_size
+from figures.export_layout import crowded, fit_to_page
+from figures.registry import FigureResult, with_look
+from figures.theme import SIZES, apply_style
 
 FORMATS = ("png", "svg", "pdf", "html", "csv", "npy")
 MIME_TYPES = {
@@ -31,8 +32,9 @@ MIME_TYPES = {
     "npy": "application/octet-stream",
     "npz": "application/octet-stream",
 }
-IMAGE_FORMATS = ("png", "svg", "pdf")
+IMAGE_FORMATS = ("png", "svg", "pdf")  # drawn on a size preset's page
 BROWSER_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
+KALEIDO_NOTICE = "The kopts argument is ignored"
 INSTALL_HINT = "install Chrome or Chromium (Debian/Ubuntu: apt-get install chromium) or set BROWSER_PATH"
 
 
@@ -73,6 +75,8 @@ def export(
     Raises ValueError for an unknown format, style or size, or for SVG/PDF when no browser is available."""
     if fmt not in FORMATS:
         raise ValueError(f"fmt must be one of {', '.join(FORMATS)} (got {fmt!r})")
+    if size not in SIZES:
+        raise ValueError(f"size must be one of {', '.join(SIZES)} (got {size!r})")
     if fmt == "html":
         return ExportedFile(to_html(styled(result.figure, style)), "html", "plotly.js (inlined, works offline)")
     if fmt == "csv":
@@ -80,9 +84,7 @@ def export(
     if fmt == "npy":
         content, extension = data_to_numpy(result.data)
         return ExportedFile(content, extension, "numpy")
-    figure = styled(result.figure, style, size)
-    width, height = image_size(result.figure, size)
-    fit_to_page(figure, width, height)
+    figure, width, height = laid_out(result.figure, style, size)
     png_scale = SIZES[size].png_scale if scale is None else scale
     browser = find_browser()
     if browser is None:
@@ -93,16 +95,44 @@ def export(
             return ExportedFile(content, "png", f"matplotlib (no browser: {INSTALL_HINT})")
         raise ValueError(f"{fmt.upper()} export needs Chrome or Chromium: {INSTALL_HINT}")
     os.environ.setdefault("BROWSER_PATH", browser)
-    with warnings.catch_warnings():
-        # plotly passes kaleido options that a running server ignores, and kaleido says so on every image
-        warnings.filterwarnings("ignore", message="The kopts argument is ignored", category=UserWarning)
-        content = figure.to_image(format=fmt, width=width, height=height, scale=png_scale if fmt == "png" else 1)
+    quiet_kaleido()
+    content = figure.to_image(format=fmt, width=width, height=height, scale=png_scale if fmt == "png" else 1)
     return ExportedFile(content, fmt, f"Plotly export (kaleido + {browser})")
 
 
-def styled(fig: go.Figure, style: str, size: str = "screen") -> go.Figure:
+def file_stem(stem: str, fmt: str, style: str, size: str) -> str:
+    """The name (without extension) of ``stem``'s file in ``fmt``: an image's states its style and size, the
+    interactive HTML's its style, a data file's neither (rope-angles_custom_hd128_slides-light_column)."""
+    if fmt in IMAGE_FORMATS:
+        return with_look(stem, style, size)
+    return with_look(stem, style) if fmt == "html" else stem
+
+
+def quiet_kaleido() -> None:
+    """Silence kaleido's notice "The kopts argument is ignored if using a server", which it gives on every image
+    (Plotly always passes options that the running browser server has no use for).
+
+    A process-wide filter on that one message, added again before each export, rather than a
+    ``warnings.catch_warnings`` block: those save and restore the global filter list, which is not safe while
+    the app exports from several threads at once."""
+    warnings.filterwarnings("ignore", message=KALEIDO_NOTICE, category=UserWarning)
+
+
+def styled(fig: go.Figure, style: str, size: str = "screen", text_scale: float = 1.0) -> go.Figure:
     """A copy of ``fig`` in ``style`` with text at the size preset's type size (the built figure is shared)."""
-    return apply_style(go.Figure(fig), style, size)
+    return apply_style(go.Figure(fig), style, size, text_scale=text_scale)
+
+
+def laid_out(fig: go.Figure, style: str, size: str) -> tuple[go.Figure, int, int]:
+    """A copy of ``fig`` styled and laid out on the page of ``size``, and the page's (width, height) in CSS px.
+    Where the page has a fixed height (screen, slide) and subplots would be too low for their labels, the text
+    is set smaller, down to 70% of the preset's type size."""
+    for text_scale in (1.0, 0.85, 0.7):
+        figure = styled(fig, style, size, text_scale)
+        width, height = fit_to_page(figure, size)
+        if SIZES[size].aspect is not None or not crowded(figure, height):  # a paper page grows instead
+            break
+    return figure, width, height
 
 
 _server_lock = threading.Lock()
@@ -175,4 +205,3 @@ def data_to_numpy(data: dict[str, np.ndarray]) -> tuple[bytes, str]:
         return buffer.getvalue(), "npy"
     np.savez(buffer, **{name: np.asarray(values) for name, values in data.items()})
     return buffer.getvalue(), "npz"
-

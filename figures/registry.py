@@ -113,11 +113,24 @@ def build(figure_id: str, params: Mapping[str, Any], *, style: str = "screen") -
     return result
 
 
-def file_stem(figure_id: str, params: Mapping[str, Any], preset: str | None = None) -> str:
-    """A file name (without extension) stating the figure and its main parameters."""
+def file_stem(
+    figure_id: str,
+    params: Mapping[str, Any],
+    preset: str | None = None,
+    *,
+    style: str | None = None,
+    size: str | None = None,
+) -> str:
+    """A file name (without extension) stating the figure, its main parameters and, when given, the style and the
+    size preset it was drawn at: rope-angles_llama-3.1-8b_L131072_hd128_slides-light_column."""
     spec = get_spec(figure_id)
     parts = [figure_id, preset or "custom"]
     for name in spec.params:
         if name in FILE_ABBREVIATIONS and name in params:
             parts.append(FILE_ABBREVIATIONS[name] + PARAMS[name].to_url(params[name]))
-    return "_".join(part.replace("/", "-").replace(" ", "-") for part in parts)
+    return with_look("_".join(part.replace("/", "-").replace(" ", "-") for part in parts), style, size)
+
+
+def with_look(stem: str, style: str | None = None, size: str | None = None) -> str:
+    """``stem`` followed by the style and the size preset, those given: rope-angles_custom_hd128_screen_slide."""
+    return "_".join(part for part in (stem, style, size) if part)

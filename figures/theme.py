@@ -8,7 +8,6 @@ fonts are fetched.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import plotly.graph_objects as go
@@ -46,28 +45,44 @@ PRINT_DPI = 300
 
 @dataclass(frozen=True)
 class SizePreset:
-    """The page a figure is exported on: ``width`` x ``height`` CSS pixels (``height`` None: the figure's own
-    height, or for paper, ``width`` times the figure's aspect within ``aspect``), the PNG's pixels per CSS pixel,
-    and the base text size in CSS pixels for the screen style and for the slides styles."""
+    """The page a figure is exported on, in CSS pixels, with its PNG resolution and its type size.
+
+    ``height`` None: the figure's own height on the screen; on paper, the margins plus a plot area whose height
+    is the figure's own plot aspect times ``aspect_boost`` (paper figures are less wide than a screen), kept
+    within ``aspect`` (height / width of the plot area), and subplots side by side stacked one above the other
+    when ``stack_columns``."""
 
     label: str
     width: int
     height: int | None
-    png_scale: float
-    font_size: int
-    slides_font_size: int
-    aspect: tuple[float, float] | None = None  # (least, most) height / width, for a height taken from the figure
+    png_scale: float  # PNG pixels per CSS pixel
+    font_size: int  # base text size, CSS pixels, in the screen style
+    slides_font_size: int  # ... and in the slides styles
     line_scale: float = 1.0  # the style's line widths times this
+    aspect: tuple[float, float] | None = None
+    aspect_boost: float = 1.0
+    stack_columns: bool = False
 
     def font_for(self, style: str) -> int:
         return self.slides_font_size if style.startswith("slides") else self.font_size
 
 
+PAPER = {"png_scale": PRINT_DPI / PIXELS_PER_INCH, "font_size": 12, "slides_font_size": 13, "line_scale": 0.75}
 SIZES = {
     "screen": SizePreset("Screen (1200 px wide, as in the app)", 1200, None, 2.0, 13, 20),
-    "slide": SizePreset("Slide 16:9 (13.33 × 7.5 in, 1920 × 1080 PNG)", 1280, 720, 1.5, 18, 24),
-    "column": SizePreset("One paper column (3.5 in)", 336, None, PRINT_DPI / 96, 12, 13, (0.72, 1.45), 0.75),
-    "two-columns": SizePreset("Two paper columns (7 in)", 672, None, PRINT_DPI / 96, 12, 13, (0.45, 0.95), 0.75),
+    "slide": SizePreset("Slide 16:9 (13.33 × 7.5 in; PNG 1920 × 1080)", 1280, 720, 1.5, 18, 24),
+    "column": SizePreset(
+        "One paper column (3.5 in; PNG 300 dpi)",
+        336,
+        None,
+        **PAPER,
+        aspect=(0.6, 1.0),
+        aspect_boost=2.2,
+        stack_columns=True,
+    ),
+    "two-columns": SizePreset(
+        "Two paper columns (7 in; PNG 300 dpi)", 672, None, **PAPER, aspect=(0.4, 1.1), aspect_boost=1.4
+    ),
 }
 SCREEN_HEIGHT = 650  # the export height of a figure that sets none (the app's charts take the container's)
 
@@ -95,29 +110,19 @@ def _check(style: str, size: str) -> None:
         raise ValueError(f"size must be one of {', '.join(SIZES)} (got {size!r})")
 
 
-def image_size(fig: go.Figure, size: str = "screen") -> tuple[int, int]:
-    """(width, height) in CSS pixels of ``fig`` exported at ``size``: the preset's page, or for a height left to
-    the figure, its own height (screen) or its own aspect kept within the preset's range (paper)."""
-    _check("screen", size)
-    preset = SIZES[size]
-    if preset.height is not None:
-        return preset.width, preset.height
-    own = int(fig.layout.height or SCREEN_HEIGHT)
-    if preset.aspect is None:
-        return preset.width, own
-    least, most = preset.aspect
-    aspect = min(max(own / SIZES["screen"].width * 1.6, least), most)
-    return preset.width, round(preset.width * aspect)
+def screen_size(fig: go.Figure) -> tuple[int, int]:
+    """(width, height) in CSS pixels of ``fig`` on the screen preset's page: 1200 px by the figure's own height."""
+    return SIZES["screen"].width, int(fig.layout.height or SCREEN_HEIGHT)
 
 
-def apply_style(fig: go.Figure, style: str = "screen", size: str = "screen") -> go.Figure:
+def apply_style(fig: go.Figure, style: str = "screen", size: str = "screen", *, text_scale: float = 1.0) -> go.Figure:
     """Restyle ``fig`` in place for the screen or for slides (light or dark background), with text at the size
     preset's type size; returns it.
 
     Everything laid out for text (margins, subplot titles, offsets) grows or shrinks by the ratio of the new base
     font to the one the figure has, so styling twice, or restyling a styled figure, gives the same figure."""
     _check(style, size)
-    s, font = STYLES[style], SIZES[size].font_for(style)
+    s, font = STYLES[style], round(SIZES[size].font_for(style) * text_scale)
     ratio = font / (fig.layout.font.size or BASE_FONT_SIZE)
     margin = fig.layout.margin
     fig.update_layout(
@@ -132,44 +137,19 @@ def apply_style(fig: go.Figure, style: str = "screen", size: str = "screen") -> 
     for annotation in fig.layout.annotations:
         if annotation.font.size:  # subplot titles (16 px at the base font); others follow the layout's font
             annotation.font.size = annotation.font.size * ratio
+        for shift in ("xshift", "yshift"):  # offsets in pixels from the point (make_subplots' axis titles)
+            if annotation[shift]:
+                annotation[shift] = annotation[shift] * ratio
+        if annotation.bgcolor:  # a label's backing (over lines it crosses) is the paper's colour
+            annotation.bgcolor = _translucent(s["paper"])
     fig.update_xaxes(gridcolor=s["grid"], linecolor=s["ink"], tickcolor=s["ink"], automargin=True)
     fig.update_yaxes(gridcolor=s["grid"], linecolor=s["ink"], tickcolor=s["ink"], automargin=True)
     fig.update_traces(line_width=s["line_width"] * SIZES[size].line_scale, selector={"type": "scatter"})
     return fig
 
 
-def fit_to_page(fig: go.Figure, width: int, height: int) -> go.Figure:
-    """Lay ``fig`` out for a fixed page of ``width`` x ``height`` CSS pixels (an export): the title wrapped to
-    the width, colour bars as thick as the page allows, and a legend below the plot put under the x-axis title
-    at this page's scale. Returns it."""
-    font = fig.layout.font.size or BASE_FONT_SIZE
-    title_font = fig.layout.title.font.size or font + 2
-    if fig.layout.title.text:
-        fig.layout.title.text = wrap(fig.layout.title.text, width - 2 * font, title_font)
-        lines = fig.layout.title.text.count("<br>")
-        fig.layout.margin.t = (fig.layout.margin.t or TEMPLATE_MARGIN["t"]) + lines * title_font * 1.3
-    fig.update_traces(colorbar_thickness=min(30 * font / BASE_FONT_SIZE, 0.045 * width), selector={"type": "heatmap"})
-    if fig.layout.coloraxis.colorbar is not None:
-        fig.layout.coloraxis.colorbar.thickness = min(30 * font / BASE_FONT_SIZE, 0.045 * width)
-    legend = fig.layout.legend
-    if legend.y is not None and legend.y < 0:
-        plot_height = height - (fig.layout.margin.t or 0) - (fig.layout.margin.b or 0)
-        legend.y = -min(3.6 * font / max(plot_height, 1), 0.9)
-    return fig
-
-
-def wrap(text: str, width: float, font_size: float) -> str:
-    """``text`` (Plotly's, lines split by <br>) broken at spaces so that no line is wider than ``width`` pixels
-    (at about 0.58 em per character for DejaVu Sans)."""
-    per_line = max(int(width / (0.58 * font_size)), 10)
-    lines = []
-    for line in re.split(r"<br\s*/?>", text):
-        current = ""
-        for word in line.split(" "):
-            if current and len(current) + 1 + len(word) > per_line:
-                lines.append(current)
-                current = word
-            else:
-                current = f"{current} {word}" if current else word
-        lines.append(current)
-    return "<br>".join(lines)
+def _translucent(colour: str, alpha: float = 0.7) -> str:
+    """'#111418' -> 'rgba(17,20,24,0.7)'; 'white' likewise."""
+    hex_digits = {"white": "ffffff"}.get(colour, colour.lstrip("#"))
+    red, green, blue = (int(hex_digits[i : i + 2], 16) for i in (0, 2, 4))
+    return f"rgba({red},{green},{blue},{alpha})"

@@ -36,6 +36,13 @@ def test_file_stem_states_figure_preset_and_parameters():
     assert stem == "why-attention_llama-3.1-8b_d256"
 
 
+def test_file_stem_states_the_style_and_the_size_when_given():
+    params = {"seq_len": 131072, "head_dim": 128}
+    stem = registry.file_stem("rope-angles", params, "llama-3.1-8b", style="slides-light", size="column")
+    assert stem == "rope-angles_llama-3.1-8b_L131072_hd128_slides-light_column"
+    assert registry.with_look("why-attention_custom_d16", "slides-dark") == "why-attention_custom_d16_slides-dark"
+
+
 def test_styles_change_fonts_and_background():
     params, _ = registry.resolve_params("why-attention", {})
     dark = registry.build("why-attention", params, style="slides-dark").figure

@@ -1,0 +1,183 @@
+"""Lay a styled figure out on the page of an image size preset (:data:`figures.theme.SIZES`) before it is exported.
+
+The builders lay a figure out for the app: 1200 px wide, 13 px text, margins and gaps in pixels or in fractions
+of the plot area. On a slide or a paper column the text is larger relative to the page, so the same fractions
+leave labels on top of each other. Here the export copy gets a wrapped title and a top margin that holds it, a
+legend under the plot with the room it needs, gaps between subplots wide enough for the labels between them, and
+on a one-column page subplots side by side stacked one above the other.
+"""
+
+from __future__ import annotations
+
+import re
+
+import plotly.graph_objects as go
+
+from figures.export_grid import (
+    axes_along,
+    cells_along,
+    colorbar_of,
+    column_of,
+    gaps_needed,
+    respace,
+    stack_columns,
+    titles_on,
+)
+from figures.theme import BASE_FONT_SIZE, SIZES, screen_size
+
+MOST_PAPER_HEIGHT = 864  # 9 in: a paper figure taller than this gets a smaller plot area
+CHAR_WIDTH = 0.55  # a character's mean width in em (DejaVu Sans: about 0.5; a little over, so estimates err roomy)
+
+
+def fit_to_page(fig: go.Figure, size: str) -> tuple[int, int]:
+    """Lay ``fig`` (already styled for ``size``) out on the size preset's page; its (width, height) in CSS px.
+
+    Screen and slide pages have a fixed height (the figure's own on the screen). A paper page is as tall as its
+    margins plus a plot area of the figure's own aspect, taller for paper within the preset's range."""
+    if size not in SIZES:
+        raise ValueError(f"size must be one of {', '.join(SIZES)} (got {size!r})")
+    preset, font, margin = SIZES[size], fig.layout.font.size or BASE_FONT_SIZE, fig.layout.margin
+    width, own_aspect = preset.width, _plot_aspect(fig)
+    if preset.stack_columns and len(cells_along(fig, "x")) > 1:
+        own_aspect = stack_columns(fig)
+    thickness = min(30 * font / BASE_FONT_SIZE, 0.045 * width)  # Plotly's 30 px is a third of an inch on paper
+    for colorbar in [colorbar_of(trace) for trace in fig.data] + [fig.layout.coloraxis.colorbar]:
+        if colorbar is not None and colorbar.thickness is None:
+            colorbar.thickness = thickness
+    colorbar = thickness + 3.5 * font if any(trace.type == "heatmap" for trace in fig.data) else 0
+    plot_width = width - margin.l - margin.r - colorbar
+    for annotation in fig.layout.annotations:
+        column = column_of(fig, annotation)
+        if column is not None:
+            room = (column[1] - column[0]) * plot_width + 2 * font
+            annotation.text = wrap(annotation.text, room, annotation.font.size or font)
+    above = _legend_height(fig, plot_width, font) if _legend_above(fig) else 0.0
+    margin.t = _title_height(fig, width, font) + max(titles_on(fig, 1.0, font), above) + 0.6 * font
+    if _legend_below(fig, width):
+        margin.b = 4.6 * font + _put_legend_below(fig, width, font)  # the builder's margin held its own legend
+    respace(fig, "x", plot_width, font)
+    margin.b += (_wrap_axis_titles(fig, "x", plot_width, font) - 1) * 1.45 * font
+    if preset.aspect is None:
+        height = preset.height or screen_size(fig)[1]
+    else:
+        rows = max(len(cells_along(fig, "y")), 1)
+        least, most = preset.aspect
+        cells = plot_width * min(max(own_aspect * preset.aspect_boost, least * rows), most * rows)
+        gaps = sum(gaps_needed(fig, "y", font))
+        height = round(min(margin.t + margin.b + cells + gaps, max(MOST_PAPER_HEIGHT, margin.t + margin.b + gaps)))
+    if margin.t + margin.b > 0.7 * height:  # keep room for the plot (Plotly refuses to draw without)
+        margin.t, margin.b = (side * 0.7 * height / (margin.t + margin.b) for side in (margin.t, margin.b))
+    respace(fig, "y", height - margin.t - margin.b, font)
+    _wrap_axis_titles(fig, "y", height - margin.t - margin.b, font)
+    title = fig.layout.title
+    if title.text:  # by its middle: Plotly anchors a title of several lines by the top of its last line
+        middle = 0.6 * font + (1 + title.text.count("<br>")) * 1.3 * (title.font.size or font + 2) / 2
+        title.update(yref="container", y=1 - middle / height, yanchor="middle")
+    return width, height
+
+
+def crowded(fig: go.Figure, height: int) -> bool:
+    """Whether a subplot of ``fig``, laid out on a page ``height`` px tall, is too low for three y tick labels."""
+    font, margin = fig.layout.font.size or BASE_FONT_SIZE, fig.layout.margin
+    rows = cells_along(fig, "y") or [(0.0, 1.0)]
+    return min(end - start for start, end in rows) * (height - margin.t - margin.b) < 3.5 * font
+
+
+def _wrap_axis_titles(fig: go.Figure, direction: str, plot_pixels: float, font: float) -> int:
+    """Wrap each axis title to the length of its axis (axis titles are 1.2 em); the most lines a title has."""
+    lines = 1
+    for axis in axes_along(fig, direction).values():
+        if axis.title.text:
+            start, end = axis.domain or (0.0, 1.0)
+            axis.title.text = wrap(axis.title.text, (end - start) * plot_pixels, axis.title.font.size or 1.2 * font)
+            lines = max(lines, 1 + axis.title.text.count("<br>"))
+    return lines
+
+
+def _plot_aspect(fig: go.Figure) -> float:
+    """Height / width of the figure's plot area on the screen (margins taken at the template's)."""
+    return (screen_size(fig)[1] - 150) / (SIZES["screen"].width - 100)
+
+
+def _title_height(fig: go.Figure, width: int, font: float) -> float:
+    """Wrap the title to ``width``; the pixels it takes at the top of the page."""
+    title = fig.layout.title
+    if not title.text:
+        return 0.0
+    title_font = title.font.size or font + 2
+    title.text = wrap(title.text, width - 2 * font, title_font)
+    return 0.6 * font + (1 + title.text.count("<br>")) * 1.3 * title_font + 0.6 * font
+
+
+def _legend_shown(fig: go.Figure) -> bool:
+    """Whether Plotly draws a legend: asked for, or by default when two traces or more are named in it."""
+    if fig.layout.showlegend is not None:
+        return fig.layout.showlegend
+    return sum(1 for trace in fig.data if trace.showlegend is not False and trace.name) >= 2
+
+
+def _legend_above(fig: go.Figure) -> bool:
+    legend = fig.layout.legend
+    return _legend_shown(fig) and legend.y is not None and legend.y >= 1 and legend.yanchor == "bottom"
+
+
+def _legend_below(fig: go.Figure, width: int) -> bool:
+    """Whether the legend goes under the plot: it is there already, or beside it on a page too narrow for that."""
+    legend = fig.layout.legend
+    if not _legend_shown(fig):
+        return False
+    beside = legend.orientation != "h" and (legend.x is None or legend.x >= 1)
+    return (legend.y is not None and legend.y < 0) or (beside and width < 800)
+
+
+def _put_legend_below(fig: go.Figure, width: int, font: float) -> float:
+    """Put the legend at the bottom of the page, in rows, its entries wrapped to the page; its height."""
+    for trace in fig.data:
+        if trace.name and CHAR_WIDTH * font * len(trace.name) + 45 > width - 2 * font:
+            trace.name = wrap(trace.name, width - 2 * font - 45, font)
+    legend = fig.layout.legend
+    legend.update(orientation="h", xref="container", x=0.5 * font / width, xanchor="left")
+    legend.update(yref="container", y=0, yanchor="bottom")
+    if legend.title.text:  # over the entries, not taking their width
+        legend.title.side = "top"
+    return _legend_height(fig, width - 2 * font, font)
+
+
+def _legend_height(fig: go.Figure, room: float, font: float) -> float:
+    """The height in pixels of a horizontal legend of the figure's named traces, in rows of ``room`` pixels."""
+    names = list(dict.fromkeys(t.name for t in fig.data if t.showlegend is not False and t.name))
+    rows, used = 1, 0.0
+    for name in names:
+        lines = name.split("<br>")
+        item = CHAR_WIDTH * font * max(len(line) for line in lines) + 45
+        if used and used + item > room:
+            rows, used = rows + 1, 0.0
+        rows, used = rows + len(lines) - 1, used + item
+    title = 1 if fig.layout.legend.title.text else 0
+    return (rows + title) * 1.6 * font + 0.6 * font
+
+
+def wrap(text: str, width: float, font_size: float) -> str:
+    """``text`` (Plotly's, lines split by <br>) broken at spaces so that no line is wider than ``width`` pixels,
+    into lines of about equal length (no word left alone on the last line)."""
+    most = max(int(width / (CHAR_WIDTH * font_size)), 8)
+    wrapped = []
+    for line in re.split(r"<br\s*/?>", text):
+        lines = _greedy(line, most)
+        for even in range(len(line) // len(lines), most):  # the shortest line length giving as few lines
+            if len(_greedy(line, even)) == len(lines):
+                lines = _greedy(line, even)
+                break
+        wrapped += lines
+    return "<br>".join(wrapped)
+
+
+def _greedy(line: str, most: int) -> list[str]:
+    lines, current = [], ""
+    for word in line.split(" "):
+        if current and len(current) + 1 + len(word) > most:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    return [*lines, current]

@@ -1,0 +1,73 @@
+"""figures.export_layout: a figure laid out on a size preset's page keeps its labels apart (the title within the
+page and above the subplot titles, gaps between subplots wide enough, a legend below with room, subplots stacked
+in a paper column). The same layouts, rendered by kaleido, were looked at for every style and size."""
+
+import re
+from itertools import pairwise
+
+import pytest
+
+import figures  # noqa: F401
+from figures import export, registry
+from figures.export_grid import cells_along, gaps_needed, titles_on
+from figures.export_layout import MOST_PAPER_HEIGHT, wrap
+from figures.theme import SIZES, STYLES
+
+MANY_PARTS = {
+    "alibi-bias": {"n_heads": 8, "heads": "0,2,5,7", "seq_len": 64},  # 2 x 2 heatmaps, subplot titles
+    "mrope-position-ids": {},  # 3 rows sharing x, labels over the top row, a legend below
+    "context-inv-freq": {},  # a legend of five entries below, labelled lines
+    "compare-similarity": {},  # 2 columns of different widths, subplot titles, a long legend
+    "sinusoidal-heatmap": {"seq_len": 64},  # a heatmap and its colour bar
+    "context-angles": {},  # 4 rows on one page
+    "why-attention": {"embedding_dim": 32},  # 2 x 2 heatmaps with token labels
+}
+CHAR_WIDTH = 0.5  # DejaVu Sans' mean, in em: what a line of text really takes
+
+
+def laid_out(figure_id: str, style: str, size: str):
+    params, _ = registry.resolve_params(figure_id, MANY_PARTS[figure_id])
+    return export.laid_out(registry.build(figure_id, params).figure, style, size)
+
+
+def lines(text: str) -> list[str]:
+    return re.split(r"<br\s*/?>", text)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("style", list(STYLES))
+@pytest.mark.parametrize("figure_id", list(MANY_PARTS))
+def test_labels_keep_apart_on_every_page(figure_id, style, size):
+    fig, width, height = laid_out(figure_id, style, size)
+    font, margin = fig.layout.font.size, fig.layout.margin
+    title_font = fig.layout.title.font.size
+    assert all(len(line) * CHAR_WIDTH * title_font < width - font for line in lines(fig.layout.title.text))
+    title_block = len(lines(fig.layout.title.text)) * 1.3 * title_font
+    assert margin.t >= title_block + titles_on(fig, 1.0, font)  # the title above the top subplot titles
+    plot_height = height - margin.t - margin.b
+    for direction, pixels in (("x", width - margin.l - margin.r), ("y", plot_height)):
+        cells = cells_along(fig, direction)
+        gaps = [(b[0] - a[1]) * pixels for a, b in pairwise(cells)]
+        needed = gaps_needed(fig, direction, font)
+        assert all(gap >= need * 0.6 for gap, need in zip(gaps, needed, strict=True)), (direction, gaps, needed)
+    if fig.layout.legend.yref == "container":
+        assert fig.layout.legend.y == 0 and margin.b >= 4.6 * font  # under the x-axis title
+    if SIZES[size].aspect is not None:
+        assert height <= MOST_PAPER_HEIGHT and font == SIZES[size].font_for(style)
+    else:
+        assert height == (SIZES[size].height or fig.layout.height)
+
+
+def test_a_crowded_slide_sets_its_text_smaller():
+    fig, _, _ = laid_out("context-angles", "slides-light", "slide")
+    assert fig.layout.font.size < SIZES["slide"].slides_font_size
+    relaxed, _, _ = laid_out("sinusoidal-heatmap", "slides-light", "slide")
+    assert relaxed.layout.font.size == SIZES["slide"].slides_font_size
+
+
+def test_wrap_breaks_at_spaces_into_lines_of_even_length():
+    assert wrap("relative distance k (tokens, log)", 170, 15.6) == "relative distance<br>k (tokens, log)"
+    assert wrap("short", 500, 12) == "short"
+    assert wrap("kept<br>break", 500, 12) == "kept<br>break"
+    for width in (80, 150, 300):
+        assert all(len(line) * 0.55 * 12 <= width or " " not in line for line in lines(wrap("a b " * 40, width, 12)))
