@@ -8,7 +8,10 @@ Where no Chrome/Chromium is found, PNG falls back to a matplotlib rendering of t
 from __future__ import annotations
 
 import contextlib
+import csv
 import io
+import itertools
+import math
 import os
 import shutil
 import threading
@@ -175,24 +178,65 @@ def to_html(fig: go.Figure) -> bytes:
 
 
 def data_to_csv(data: dict[str, np.ndarray]) -> bytes:
-    """Curves of equal length become columns; a single matrix becomes rows; otherwise one row per value
-    (array, index..., value)."""
+    """The arrays behind a figure as one tidy table: a header naming every column, one meaning per column.
+
+    An array of two or more axes is written long, one row per value: first a column per axis holding the axis'
+    coordinate (each 1-D array of the data as long as that axis, e.g. ``positions``; named ``_i``, ``_j`` where
+    one serves several axes; the index, ``row`` / ``column``, where none does), then the value; arrays of one
+    shape share those rows. The remaining 1-D arrays of equal length stand side by side. Tables of different
+    lengths stand side by side too, the shorter padded with empty cells; NaN is an empty cell as well."""
     if not data:
         raise ValueError("this figure has no data to export")
-    arrays = {name: np.asarray(values) for name, values in data.items()}
+    arrays = {name: np.atleast_1d(np.asarray(values)) for name, values in data.items()}
+    vectors = {name: values for name, values in arrays.items() if values.ndim == 1}
+    coordinates: set[str] = set()
+    tables: list[dict[str, np.ndarray]] = []
+    for shape in dict.fromkeys(values.shape for values in arrays.values() if values.ndim > 1):
+        table = _axis_columns(shape, vectors)
+        coordinates.update(name for name in vectors if len(vectors[name]) in shape)
+        table.update({name: values.reshape(-1) for name, values in arrays.items() if values.shape == shape})
+        tables.append(table)
+    for length in dict.fromkeys(len(values) for name, values in vectors.items() if name not in coordinates):
+        tables.append({name: v for name, v in vectors.items() if len(v) == length and name not in coordinates})
+    columns: dict[str, list[str]] = {}
+    for table in tables:
+        for name, values in table.items():
+            columns[_unique(name, columns)] = [_cell(value) for value in values.tolist()]
     buffer = io.StringIO()
-    lengths = {values.shape for values in arrays.values()}
-    if all(values.ndim == 1 for values in arrays.values()) and len(lengths) == 1:
-        buffer.write(",".join(arrays) + "\n")
-        np.savetxt(buffer, np.column_stack(list(arrays.values())), delimiter=",", fmt="%.9g")
-    elif len(arrays) == 1 and next(iter(arrays.values())).ndim == 2:
-        np.savetxt(buffer, next(iter(arrays.values())), delimiter=",", fmt="%.9g")
-    else:
-        buffer.write("array,index,value\n")
-        for name, values in arrays.items():
-            for index in np.ndindex(values.shape):
-                buffer.write(f"{name},{'/'.join(map(str, index))},{values[index]:.9g}\n")
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(itertools.zip_longest(*columns.values(), fillvalue=""))
     return buffer.getvalue().encode()
+
+
+def _axis_columns(shape: tuple[int, ...], vectors: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The coordinate columns of the long form of an array of ``shape`` (see :func:`data_to_csv`)."""
+    index = np.indices(shape).reshape(len(shape), -1)
+    suffixes = "ijklmn"
+    columns = {}
+    for axis, length in enumerate(shape):
+        named = [name for name, values in vectors.items() if len(values) == length]
+        shared = shape.count(length) > 1
+        suffix = f"_{suffixes[shape[:axis].count(length)]}" if shared else ""
+        for name in named:
+            columns[name + suffix] = vectors[name][index[axis]]
+        if not named:
+            columns[("row", "column")[axis] if len(shape) == 2 else f"axis_{axis}"] = index[axis]
+    return columns
+
+
+def _unique(name: str, taken: dict) -> str:
+    count = 2
+    unique = name
+    while unique in taken:
+        unique, count = f"{name}_{count}", count + 1
+    return unique
+
+
+def _cell(value) -> str:
+    if isinstance(value, float):
+        return "" if math.isnan(value) else format(value, ".9g")
+    return str(value)
 
 
 def data_to_numpy(data: dict[str, np.ndarray]) -> tuple[bytes, str]:

@@ -50,7 +50,7 @@ def test_many_figures_in_every_format_with_a_preset_and_overrides(tmp_path):
     assert (tmp_path / f"{stem}.svg").read_bytes().lstrip().startswith(b"<svg")
     assert (tmp_path / f"{stem}.pdf").read_bytes().startswith(b"%PDF-")
     assert b"<html" in (tmp_path / f"{stem}.html").read_bytes()[:2000]
-    assert (tmp_path / f"{stem}.csv").read_text().startswith("array,index,value")
+    assert (tmp_path / f"{stem}.csv").read_text().startswith("row,column,weights_A_no_PE")
     assert len(np.load(tmp_path / f"{stem}.npz").files) == 4
     assert done.stdout.count("wrote") == 2 * len(export.FORMATS)
 
