@@ -2,8 +2,11 @@
 
     python -m posenc_export list
     python -m posenc_export rope-angles --preset llama-3.1-8b --set seq_len=131072 --format png svg
-    python -m posenc_export all --format pdf --out figures-for-paper/
+    python -m posenc_export all --format pdf --size column --out figures-for-paper/
+    python -m posenc_export alibi-bias --format png --style slides-dark --size slide
 
+Images are drawn on the page of a size preset (--size): screen (1200 px wide, as in the app), slide (16:9,
+13.33 x 7.5 in; PNG 1920 x 1080), column (3.5 in, 9 pt text) or two-columns (7 in); a PDF's page is that size.
 The figures are built by the same registry as the app (:mod:`figures.registry`), so a file equals what the
 app shows for the same parameters. One browser is started for the whole call, not one per file.
 """
@@ -19,6 +22,7 @@ import figures  # noqa: F401  (registers every figure)
 from figures import export, registry
 from figures.params import PARAMS
 from figures.preset_params import params_from_preset
+from figures.theme import SIZES
 from posenc_core import presets
 
 
@@ -48,7 +52,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", nargs="+", default=["png"], choices=export.FORMATS, dest="formats")
     parser.add_argument("--out", default="exports", help="output folder (created if missing)")
     parser.add_argument("--style", default="screen", choices=PARAMS["theme"].choices, help="figure style")
-    parser.add_argument("--scale", type=float, default=2.0, help="image scale (PNG pixels per CSS pixel)")
+    parser.add_argument("--size", default="screen", choices=list(SIZES), help="image size preset (the page)")
+    parser.add_argument(
+        "--scale", type=float, help="PNG pixels per CSS pixel (default: the size's: 2 screen, 1.5 slide, 300 dpi paper)"
+    )
     return parser
 
 
@@ -89,8 +96,8 @@ def _export_one(figure_id: str, given: dict[str, Any], args: argparse.Namespace,
         if fmt in ("csv", "npy") and not result.data:
             print(f"{figure_id}: no data behind this figure; skipping {fmt}")
             continue
-        exported = export.export(result, fmt, scale=args.scale)
-        path = out / f"{stem}.{exported.extension}"
+        exported = export.export(result, fmt, style=args.style, size=args.size, scale=args.scale)
+        path = out / f"{export.file_stem(stem, fmt, args.style, args.size)}.{exported.extension}"
         try:
             path.write_bytes(exported.content)
         except OSError as error:

@@ -1,5 +1,6 @@
 """The batch exporter, run as a user runs it: `python -m posenc_export ...` in a subprocess."""
 
+import re
 import struct
 import subprocess
 import sys
@@ -45,14 +46,30 @@ def test_many_figures_in_every_format_with_a_preset_and_overrides(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     stem = "why-attention_llama-3.1-8b_d64"
-    png = (tmp_path / f"{stem}.png").read_bytes()
+    png = (tmp_path / f"{stem}_screen_screen.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24])[0] == 2400
-    assert (tmp_path / f"{stem}.svg").read_bytes().lstrip().startswith(b"<svg")
-    assert (tmp_path / f"{stem}.pdf").read_bytes().startswith(b"%PDF-")
-    assert b"<html" in (tmp_path / f"{stem}.html").read_bytes()[:2000]
+    assert (tmp_path / f"{stem}_screen_screen.svg").read_bytes().lstrip().startswith(b"<svg")
+    assert (tmp_path / f"{stem}_screen_screen.pdf").read_bytes().startswith(b"%PDF-")
+    assert b"<html" in (tmp_path / f"{stem}_screen.html").read_bytes()[:2000]
     assert (tmp_path / f"{stem}.csv").read_text().startswith("row,column,weights_A_no_PE")
     assert len(np.load(tmp_path / f"{stem}.npz").files) == 4
     assert done.stdout.count("wrote") == 2 * len(export.FORMATS)
+
+
+@pytest.mark.skipif(export.find_browser() is None, reason="no Chrome/Chromium: `make test` installs it")
+def test_a_size_preset_sets_the_page_and_the_name_and_kaleido_stays_quiet(tmp_path):
+    done = run_cli(
+        "why-attention", "--set", "embedding_dim=32", "--format", "pdf", "png",
+        "--style", "slides-light", "--size", "column", "--out", str(tmp_path),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    stem = "why-attention_custom_d32_slides-light_column"
+    pdf = (tmp_path / f"{stem}.pdf").read_bytes()
+    width = float(re.search(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)", pdf).group(1))
+    assert width == pytest.approx(252, abs=0.5)  # 3.5 in
+    png = (tmp_path / f"{stem}.png").read_bytes()
+    assert struct.unpack(">II", png[16:24])[0] == 1050  # 3.5 in at 300 dpi
+    assert "kopts" not in done.stderr + done.stdout and "Warning" not in done.stderr
 
 
 def test_exported_data_equal_what_the_app_builds(tmp_path):
@@ -81,6 +98,7 @@ def test_exported_data_equal_what_the_app_builds(tmp_path):
         (["why-attention", "--set", "colour=red"], "unknown parameter 'colour'"),
         (["why-attention", "--set", "embedding_dim"], "NAME=VALUE"),
         (["why-attention", "--format", "csv", "--out", "/proc/posenc"], "cannot create output folder"),
+        (["why-attention", "--size", "poster"], "invalid choice: 'poster'"),
     ],
 )
 def test_errors_are_one_clear_line(args, message):
