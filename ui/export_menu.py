@@ -1,4 +1,9 @@
-"""The export menu under every figure: files are made only when their button is clicked."""
+"""The export menu under every figure: a size preset, then the files; each is made only when its button is clicked.
+
+Images are drawn in the sidebar's figure style on the chosen size's page; their names say both
+(``rope-angles_llama-3.1-8b_L131072_hd128_slides-light_column.pdf``). The interactive HTML carries the style,
+the data files neither.
+"""
 
 from __future__ import annotations
 
@@ -8,28 +13,41 @@ import streamlit as st
 
 from figures import export
 from figures.registry import FigureResult
+from figures.theme import PIXELS_PER_INCH, PRINT_DPI, SIZES
 
 LABELS = {
-    "png": "PNG (2x)",
+    "png": "PNG",
     "svg": "SVG",
     "pdf": "PDF",
     "html": "Interactive HTML",
     "csv": "Data (CSV)",
     "npy": "Data (NumPy)",
 }
+SIZE_NAMES = {"screen": "Screen", "slide": "Slide 16:9", "column": "1 column", "two-columns": "2 columns"}
 
 
 def export_menu(figure_id: str, result: FigureResult, stem: str) -> None:
-    """A popover of download buttons for ``result``; each file is rendered lazily on click."""
+    """A popover with the size presets and a download button per format; each file is rendered lazily on click."""
     browser = export.find_browser()
+    style = st.session_state.get("theme", "screen")
     with st.popover("⬇️ Export", help="Download this figure or the numbers behind it."):
+        size = st.segmented_control(
+            "Image size",
+            list(SIZES),
+            format_func=SIZE_NAMES.get,
+            default="screen",
+            key=f"export-size-{figure_id}",
+            help="The page the PNG, SVG and PDF are drawn on; text is set for that size.",
+        )
+        size = size or "screen"  # clicking the chosen option again clears it
+        st.caption(describe_size(size))
         for fmt in export.FORMATS:
             extension = _extension(fmt, result)
             needs_browser = fmt in ("svg", "pdf") and browser is None
             st.download_button(
-                f"{LABELS[fmt]} (.{extension})",
-                data=partial(_render, result, fmt),
-                file_name=f"{stem}.{extension}",
+                f"{format_label(fmt, size)} (.{extension})",
+                data=partial(_render, result, fmt, style, size),
+                file_name=f"{export.file_stem(stem, fmt, style, size)}.{extension}",
                 mime=export.MIME_TYPES[extension],
                 key=f"export-{figure_id}-{fmt}",
                 disabled=needs_browser or (fmt in ("csv", "npy") and not result.data),
@@ -43,13 +61,42 @@ def export_menu(figure_id: str, result: FigureResult, stem: str) -> None:
             st.caption(f"Images are rendered by Plotly's export (kaleido) with {browser}.")
 
 
+def describe_size(size: str) -> str:
+    """What the size preset gives: the page in inches and points (PDF), the PNG's pixels, the text size."""
+    preset = SIZES[size]
+    inches = preset.width / PIXELS_PER_INCH
+    png_width = round(preset.width * preset.png_scale)
+    if preset.height is None:
+        tall = "the figure's own height" if preset.aspect is None else "as tall as the figure needs"
+        page = f"{inches:.4g} in wide ({inches * 72:.0f} pt), {tall}"
+        png = f"PNG {png_width} px wide" + (f" ({PRINT_DPI} dpi)" if preset.aspect is not None else "")
+    else:
+        height = preset.height / PIXELS_PER_INCH
+        page = f"{inches:.4g} × {height:.4g} in ({inches * 72:.0f} × {height * 72:.0f} pt)"
+        png = f"PNG {png_width} × {round(preset.height * preset.png_scale)} px"
+    points = preset.font_size * 72 / PIXELS_PER_INCH
+    return f"{page}; {png}; text {points:.3g} pt (more in the slide styles)."
+
+
+def format_label(fmt: str, size: str) -> str:
+    """The button's name: "PNG (2x)" on the screen, "PNG (1920 × 1080)" for a slide, "PNG (300 dpi)" on paper."""
+    if fmt != "png":
+        return LABELS[fmt]
+    preset = SIZES[size]
+    if preset.height is not None:
+        return f"PNG ({round(preset.width * preset.png_scale)} × {round(preset.height * preset.png_scale)})"
+    if preset.aspect is not None:
+        return f"PNG ({PRINT_DPI} dpi)"
+    return f"PNG ({preset.png_scale:g}x)"
+
+
 def _extension(fmt: str, result: FigureResult) -> str:
     if fmt == "npy":
         return "npy" if len(result.data) == 1 else "npz"
     return fmt
 
 
-def _render(result: FigureResult, fmt: str) -> bytes:
-    if fmt in ("png", "svg", "pdf"):
+def _render(result: FigureResult, fmt: str, style: str, size: str) -> bytes:
+    if fmt in export.IMAGE_FORMATS:
         export.start_browser_server()
-    return export.export(result, fmt).content
+    return export.export(result, fmt, style=style, size=size).content

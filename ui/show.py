@@ -15,6 +15,7 @@ import streamlit as st
 
 from figures import registry
 from figures.common import placeholder
+from figures.theme import SIZES, screen_size
 from ui import state
 from ui.export_menu import export_menu
 
@@ -65,12 +66,21 @@ def figure(figure_id: str, values: Mapping[str, Any]) -> registry.FigureResult |
         slot.error(f"{spec.title}: {error}", icon="🚫")
         return None
     stem = registry.file_stem(figure_id, params, state.preset_slug())
-    config = {**MODEBAR, "toImageButtonOptions": {"format": "png", "filename": stem, "scale": 2}}
+    config = {**MODEBAR, "toImageButtonOptions": camera_options(result, stem)}
     slot.plotly_chart(result.figure, theme=None, width="stretch", config=config, key=f"chart-{figure_id}")
     for note in result.notes:
         st.caption(note)
     export_menu(figure_id, result, stem)
     return result
+
+
+def camera_options(result: registry.FigureResult, stem: str) -> dict[str, Any]:
+    """The modebar camera's PNG: the same page as the export menu's "Screen" PNG (1200 px by the figure's own
+    height, at 2x), whatever the width of the chart in the browser, and named alike."""
+    width, height = screen_size(result.figure)
+    style = st.session_state.get("theme", "screen")
+    filename = registry.with_look(stem, style, "screen")
+    return {"format": "png", "filename": filename, "width": width, "height": height, "scale": SIZES["screen"].png_scale}
 
 
 def _jsonable(value: Any) -> Any:

@@ -1,0 +1,79 @@
+"""The export menu under a figure (ui.export_menu) and the modebar's camera (ui.show.camera_options): a size preset
+chosen in the menu reaches the file, and the camera gives the same page as the menu's "Screen" PNG."""
+
+import json
+import re
+import struct
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import figures  # noqa: F401
+from figures import export, registry
+from tests.pages.conftest import elements_by_key
+from ui import export_menu
+
+FIGURE = "rope-wavelengths"
+
+
+def page() -> None:
+    from figures import registry  # registers every figure
+    from ui import show
+
+    params, _ = registry.resolve_params("rope-wavelengths", {})
+    show.figure("rope-wavelengths", params)
+
+
+@pytest.fixture(scope="module")
+def app() -> AppTest:
+    at = AppTest.from_function(page, default_timeout=120)
+    at.session_state["theme"] = "slides-light"
+    return at.run()
+
+
+def camera(at: AppTest) -> dict:
+    chart = elements_by_key(at)[f"chart-{FIGURE}"]
+    return json.loads(chart.proto.config)["toImageButtonOptions"]
+
+
+def test_the_menu_offers_every_size_and_names_the_png_by_it(app):
+    assert not app.exception
+    found = elements_by_key(app)
+    assert found[f"export-size-{FIGURE}"].options == ["Screen", "Slide 16:9", "1 column", "2 columns"]
+    assert found[f"export-{FIGURE}-png"].label == "PNG (2x) (.png)"
+    found[f"export-size-{FIGURE}"].set_value("column").run()
+    found = elements_by_key(app)
+    assert found[f"export-{FIGURE}-png"].label == "PNG (300 dpi) (.png)"
+    assert any("3.5 in wide (252 pt)" in caption.value and "9 pt" in caption.value for caption in app.caption)
+    found[f"export-size-{FIGURE}"].set_value("slide").run()
+    assert elements_by_key(app)[f"export-{FIGURE}-png"].label == "PNG (1920 × 1080) (.png)"
+
+
+def test_the_camera_names_its_png_with_the_style_and_the_screen_size(app):
+    options = camera(app)
+    params, _ = registry.resolve_params(FIGURE, {})
+    assert options["filename"] == registry.file_stem(FIGURE, params, "custom", style="slides-light", size="screen")
+    assert options["filename"].endswith("_slides-light_screen")
+
+
+@pytest.mark.skipif(export.find_browser() is None, reason="no Chrome/Chromium: `make test` installs it")
+def test_the_camera_and_the_menu_give_the_same_page_and_the_menu_the_chosen_size(app):
+    params, _ = registry.resolve_params(FIGURE, {})
+    result = registry.build(FIGURE, params, style="slides-light")
+    options = camera(app)
+    try:
+        png = export_menu._render(result, "png", "slides-light", "screen")
+        pdf = export_menu._render(result, "pdf", "slides-light", "column")
+    finally:
+        export.stop_browser_server()
+    menu = struct.unpack(">II", png[16:24])
+    assert menu == (options["width"] * options["scale"], options["height"] * options["scale"])
+    width = float(re.search(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)", pdf).group(1))
+    assert width == pytest.approx(252, abs=0.5)  # 3.5 in
+
+
+def test_describe_and_label_every_size():
+    assert export_menu.describe_size("slide").startswith("13.33 × 7.5 in (960 × 540 pt); PNG 1920 × 1080 px")
+    assert export_menu.describe_size("two-columns").startswith("7 in wide (504 pt)")
+    assert export_menu.format_label("png", "screen") == "PNG (2x)"
+    assert export_menu.format_label("pdf", "column") == "PDF"
