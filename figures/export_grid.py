@@ -166,6 +166,16 @@ def colorbar_of(trace):
     return marker.colorbar if marker is not None and "colorbar" in marker else None
 
 
+def shown_colorbars(fig: go.Figure) -> list:
+    """The colour bars Plotly draws: a heatmap's (unless hidden), markers' asked for, the colour axis' when used.
+    (Setting an attribute of a colour bar otherwise makes Plotly draw one.)"""
+    bars = [trace.colorbar for trace in fig.data if "colorbar" in trace and trace.showscale is not False]
+    bars += [trace.marker.colorbar for trace in fig.data if "marker" in trace and trace.marker.showscale]
+    if any(getattr(trace, "coloraxis", None) for trace in fig.data):
+        bars.append(fig.layout.coloraxis.colorbar)
+    return bars
+
+
 def _colorbars(fig: go.Figure) -> list:
     """The colour bars placed at a position of their own (a trace's, or the colour axis')."""
     bars = [colorbar_of(trace) for trace in fig.data] + [fig.layout.coloraxis.colorbar]

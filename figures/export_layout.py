@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import plotly.graph_objects as go
 
 from figures.export_grid import (
     axes_along,
     cells_along,
-    colorbar_of,
     column_of,
     gaps_needed,
     respace,
+    shown_colorbars,
     stack_columns,
     titles_on,
 )
@@ -27,6 +28,8 @@ from figures.theme import BASE_FONT_SIZE, SIZES, screen_size
 
 MOST_PAPER_HEIGHT = 864  # 9 in: a paper figure taller than this gets a smaller plot area
 CHAR_WIDTH = 0.55  # a character's mean width in em (DejaVu Sans: about 0.5; a little over, so estimates err roomy)
+DIGIT_WIDTH = 0.64  # a digit's width in em (DejaVu Sans), the most a legend entry's character takes
+LEGEND_SYMBOL = 45  # a legend entry's line or marker sample and the gaps around it, in pixels
 
 
 def fit_to_page(fig: go.Figure, size: str) -> tuple[int, int]:
@@ -41,10 +44,10 @@ def fit_to_page(fig: go.Figure, size: str) -> tuple[int, int]:
     if preset.stack_columns and len(cells_along(fig, "x")) > 1:
         own_aspect = stack_columns(fig)
     thickness = min(30 * font / BASE_FONT_SIZE, 0.045 * width)  # Plotly's 30 px is a third of an inch on paper
-    for colorbar in [colorbar_of(trace) for trace in fig.data] + [fig.layout.coloraxis.colorbar]:
-        if colorbar is not None and colorbar.thickness is None:
+    for colorbar in shown_colorbars(fig):
+        if colorbar.thickness is None:
             colorbar.thickness = thickness
-    colorbar = thickness + 3.5 * font if any(trace.type == "heatmap" for trace in fig.data) else 0
+    colorbar = thickness + 3.5 * font if shown_colorbars(fig) else 0
     plot_width = width - margin.l - margin.r - colorbar
     for annotation in fig.layout.annotations:
         column = column_of(fig, annotation)
@@ -69,6 +72,7 @@ def fit_to_page(fig: go.Figure, size: str) -> tuple[int, int]:
         margin.t, margin.b = (side * 0.7 * height / (margin.t + margin.b) for side in (margin.t, margin.b))
     respace(fig, "y", height - margin.t - margin.b, font)
     _wrap_axis_titles(fig, "y", height - margin.t - margin.b, font)
+    _decades_only(fig, {"x": plot_width, "y": height - margin.t - margin.b}, font)
     title = fig.layout.title
     if title.text:  # by its middle: Plotly anchors a title of several lines by the top of its last line
         middle = 0.6 * font + (1 + title.text.count("<br>")) * 1.3 * (title.font.size or font + 2) / 2
@@ -77,10 +81,10 @@ def fit_to_page(fig: go.Figure, size: str) -> tuple[int, int]:
 
 
 def crowded(fig: go.Figure, height: int) -> bool:
-    """Whether a subplot of ``fig``, laid out on a page ``height`` px tall, is too low for three y tick labels."""
+    """Whether a subplot of ``fig``, laid out on a page ``height`` px tall, is too low for its y tick labels."""
     font, margin = fig.layout.font.size or BASE_FONT_SIZE, fig.layout.margin
     rows = cells_along(fig, "y") or [(0.0, 1.0)]
-    return min(end - start for start, end in rows) * (height - margin.t - margin.b) < 3.5 * font
+    return min(end - start for start, end in rows) * (height - margin.t - margin.b) < 5 * font
 
 
 def _wrap_axis_titles(fig: go.Figure, direction: str, plot_pixels: float, font: float) -> int:
@@ -92,6 +96,27 @@ def _wrap_axis_titles(fig: go.Figure, direction: str, plot_pixels: float, font: 
             axis.title.text = wrap(axis.title.text, (end - start) * plot_pixels, axis.title.font.size or 1.2 * font)
             lines = max(lines, 1 + axis.title.text.count("<br>"))
     return lines
+
+
+def _decades_only(fig: go.Figure, plot_pixels: dict[str, float], font: float) -> None:
+    """A log axis too short for labels at 2 and 5 in every decade (Plotly's choice from its length, not from the
+    text size) is labelled at the decades only."""
+    for direction, pixels in plot_pixels.items():
+        for name, axis in axes_along(fig, direction).items():
+            if axis.type != "log" or axis.dtick is not None or axis.tickvals is not None:
+                continue
+            values = [
+                np.asarray(trace[direction], dtype=float)
+                for trace in fig.data
+                if trace[direction] is not None and (trace[f"{direction}axis"] or direction) == name.replace("axis", "")
+            ]
+            positive = np.concatenate([v[v > 0] for v in values]) if values else np.array([])
+            if positive.size < 2:
+                continue
+            start, end = axis.domain or (0.0, 1.0)
+            decades = max(np.log10(positive.max() / positive.min()), 1.0)
+            if (end - start) * pixels / decades < (6 if direction == "x" else 4.5) * font:
+                axis.dtick = 1
 
 
 def _plot_aspect(fig: go.Figure) -> float:
@@ -131,30 +156,46 @@ def _legend_below(fig: go.Figure, width: int) -> bool:
 
 
 def _put_legend_below(fig: go.Figure, width: int, font: float) -> float:
-    """Put the legend at the bottom of the page, in rows, its entries wrapped to the page; its height."""
+    """Put the legend at the bottom of the page in a grid of equal columns (as many as the widest entry allows),
+    entries wider than the page wrapped; its height in pixels."""
+    room = width - 2 * font
     for trace in fig.data:
-        if trace.name and CHAR_WIDTH * font * len(trace.name) + 45 > width - 2 * font:
-            trace.name = wrap(trace.name, width - 2 * font - 45, font)
+        if trace.name and _entry_width(trace.name, font) > room:
+            trace.name = wrap(trace.name, room - LEGEND_SYMBOL, font)
     legend = fig.layout.legend
-    legend.update(orientation="h", xref="container", x=0.5 * font / width, xanchor="left")
+    legend.update(orientation="h", xref="container", x=font / width, xanchor="left")
     legend.update(yref="container", y=0, yanchor="bottom")
+    names = _legend_names(fig)
+    widest = max((_entry_width(name, font) for name in names), default=room)
+    if len(names) > 1 and sum(_entry_width(name, font) for name in names) > room:
+        legend.update(entrywidthmode="pixels", entrywidth=widest - LEGEND_SYMBOL)
     if legend.title.text:  # over the entries, not taking their width
         legend.title.side = "top"
-    return _legend_height(fig, width - 2 * font, font)
+    return _legend_height(fig, room, font)
+
+
+def _legend_names(fig: go.Figure) -> list[str]:
+    return list(dict.fromkeys(t.name for t in fig.data if t.showlegend is not False and t.name))
+
+
+def _entry_width(name: str, font: float) -> float:
+    """A legend entry's width: its symbol and its longest line (at a digit's width: entries are full of them)."""
+    return LEGEND_SYMBOL + DIGIT_WIDTH * font * max(len(line) for line in re.split(r"<br\s*/?>", name))
 
 
 def _legend_height(fig: go.Figure, room: float, font: float) -> float:
-    """The height in pixels of a horizontal legend of the figure's named traces, in rows of ``room`` pixels."""
-    names = list(dict.fromkeys(t.name for t in fig.data if t.showlegend is not False and t.name))
-    rows, used = 1, 0.0
-    for name in names:
-        lines = name.split("<br>")
-        item = CHAR_WIDTH * font * max(len(line) for line in lines) + 45
-        if used and used + item > room:
-            rows, used = rows + 1, 0.0
-        rows, used = rows + len(lines) - 1, used + item
+    """The height in pixels of the horizontal legend: rows of as many entries as fit in ``room`` pixels."""
+    names = _legend_names(fig)
+    if not names:
+        return 0.0
+    if fig.layout.legend.entrywidth:
+        columns = max(int(room // (fig.layout.legend.entrywidth + LEGEND_SYMBOL)), 1)
+        rows = [names[i : i + columns] for i in range(0, len(names), columns)]
+    else:
+        rows = [names]
+    lines = sum(max(1 + name.count("<br>") for name in row) for row in rows)
     title = 1 if fig.layout.legend.title.text else 0
-    return (rows + title) * 1.6 * font + 0.6 * font
+    return (lines + title) * 1.6 * font + 0.6 * font
 
 
 def wrap(text: str, width: float, font_size: float) -> str:

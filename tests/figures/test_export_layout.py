@@ -71,3 +71,29 @@ def test_wrap_breaks_at_spaces_into_lines_of_even_length():
     assert wrap("kept<br>break", 500, 12) == "kept<br>break"
     for width in (80, 150, 300):
         assert all(len(line) * 0.55 * 12 <= width or " " not in line for line in lines(wrap("a b " * 40, width, 12)))
+
+
+def test_colour_bars_only_where_plotly_draws_them():
+    lines_only, _, _ = laid_out("context-inv-freq", "screen", "two-columns")
+    assert "colorbar" not in lines_only.to_json()  # setting a colour bar's thickness would make Plotly draw it
+    heatmap, _, _ = laid_out("sinusoidal-heatmap", "screen", "column")
+    assert heatmap.data[0].colorbar.thickness == pytest.approx(0.045 * SIZES["column"].width)
+
+
+def test_a_short_log_axis_is_labelled_at_decades_only():
+    params, _ = registry.resolve_params("compare-similarity", {})
+    figure = registry.build("compare-similarity", params).figure
+    cramped, _, _ = export.laid_out(figure, "slides-dark", "screen")
+    roomy, _, _ = export.laid_out(figure, "screen", "column")
+    assert [axis.dtick for axis in cramped.select_yaxes() if axis.type == "log"] == [1]
+    assert [axis.dtick for axis in roomy.select_yaxes() if axis.type == "log"] == [None]
+
+
+def test_a_long_legend_is_a_grid_of_equal_columns_its_rows_held_by_the_bottom_margin():
+    fig, width, _ = laid_out("context-inv-freq", "slides-light", "two-columns")
+    legend, font = fig.layout.legend, fig.layout.font.size
+    names = [trace.name for trace in fig.data if trace.showlegend is not False and trace.name]
+    assert legend.entrywidthmode == "pixels" and legend.entrywidth >= max(len(n) for n in names) * CHAR_WIDTH * font
+    columns = int((width - 2 * font) // (legend.entrywidth + 45))
+    rows = -(-len(set(names)) // columns)
+    assert fig.layout.margin.b >= 4.6 * font + rows * 1.6 * font
