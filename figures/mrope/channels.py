@@ -108,7 +108,9 @@ def _pairs_note(section: tuple[int, ...], layout: str, head_dim: int) -> str:
         where = f"pairs 0–{section[0] - 1} (the fastest) turn with T, {section[0]}–{h_end - 1} with H, "
         where += f"{h_end}–{half - 1} with W"
     else:
-        where = "pairs cycle T, H, W, T, H, W, … (each axis gets fast and slow frequencies); the rest go to T"
+        tail = 3 * max(section[1], section[2])  # past the last H or W pair every pair is T
+        where = "pairs cycle T, H, W, T, H, W, … (each axis gets fast and slow frequencies)"
+        where += f"; pairs {tail}–{half - 1} all go to T" if tail < half else ""
     return f"{where}; in the half layout pair i is channels i and i + {half}"
 
 

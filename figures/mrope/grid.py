@@ -22,6 +22,18 @@ GRID_FRAMES = 4  # frames of a video drawn side by side in the grid figure
 GRID_LABELS = 144  # cells up to which the grid prints each token's ids
 
 
+INTEGER_TICKS = 10  # at most about this many ticks on an integer axis
+
+
+def integer_ticks(low: int, high: int, most: int = INTEGER_TICKS) -> dict[str, Any]:
+    """Ticks on whole numbers only (rows, columns, token indices): every one when at most ``most`` fit, else
+    every 2nd, 5th, 10th, 20th, ... (a step of 1, 2 or 5 x 10^k), on multiples of that step."""
+    span = max(high - low, 1)
+    steps = (mantissa * 10**power for power in range(12) for mantissa in (1, 2, 5))
+    step = next(step for step in steps if span / step <= most)
+    return {"tick0": 0, "dtick": step, "tickformat": "d"}
+
+
 @register(
     "mrope-grid",
     title="M-RoPE: the (T, H, W) ids of one image or video on its token grid",
@@ -62,12 +74,21 @@ def vision_grid(p: Mapping[str, Any]) -> FigureResult:
             row=1,
             col=f + 1,
         )
-        fig.update_yaxes(autorange="reversed", title_text="token row (h / m)" if f == 0 else None, row=1, col=f + 1)
-        fig.update_xaxes(title_text="token column (w / m)", row=1, col=f + 1)
+        fig.update_yaxes(
+            autorange="reversed",
+            title_text="token row (h / m)" if f == 0 else None,
+            **integer_ticks(0, gh - 1),
+            row=1,
+            col=f + 1,
+        )
+        fig.update_xaxes(title_text="token column (w / m)", **integer_ticks(0, gw - 1), row=1, col=f + 1)
     fig.update_layout(
         title=f"{s.kind} {index} of {len(vision)}: {s.t}×{s.h}×{s.w} patches → {gt}×{gh}×{gw} tokens "
         f"(merge {merge})" + ("; cells print H,W ids" if rows.numel() * cols.numel() <= GRID_LABELS else ""),
-        coloraxis={"colorscale": SEQUENTIAL_SCALE, "colorbar": {"title": {"text": "token"}}},
+        coloraxis={
+            "colorscale": SEQUENTIAL_SCALE,
+            "colorbar": {"title": {"text": "token"}, **integer_ticks(first, end - 1)},
+        },
         height=380,
     )
     offset = int(ids[0, first])

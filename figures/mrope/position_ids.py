@@ -9,6 +9,8 @@ import numpy as np
 from plotly.subplots import make_subplots
 
 from figures.common import as_array
+from figures.mrope.grid import integer_ticks
+from figures.mrope.notes import vision_sentence
 from figures.mrope.params import AXES, AXIS_NAMES
 from figures.mrope.segments import core_segments, position_ids, segment_spans
 from figures.registry import FigureResult, register
@@ -53,7 +55,7 @@ def position_id_rows(p: Mapping[str, Any]) -> FigureResult:
             row=row,
             col=1,
         )
-        fig.update_yaxes(title_text=f"{axis} id", row=row, col=1)
+        fig.update_yaxes(title_text=f"{axis} id", **integer_ticks(0, int(ids.max()), most=4), row=row, col=1)
     for s, first, end in segment_spans(segments):
         if s.kind != "text":
             fig.add_vrect(x0=first - 0.5, x1=end - 0.5, fillcolor=SHADES[s.kind], line_width=0, layer="below")
@@ -61,8 +63,9 @@ def position_id_rows(p: Mapping[str, Any]) -> FigureResult:
                 x=(first + end - 1) / 2, y=1.0, yref="paper", yanchor="bottom", text=s.label, showarrow=False
             )
     fig.update_xaxes(title_text="token index (position in the sequence)", row=3, col=1)
+    fig.update_xaxes(**integer_ticks(0, n - 1))  # every row: ids and token indices are whole numbers
     fig.update_layout(
-        title=f"M-RoPE position ids of {n:,} tokens, spatial_merge_size={p['spatial_merge_size']}: "
+        title=f"M-RoPE position ids of {n:,} tokens, spatial_merge_size={p['spatial_merge_size']}<br>"
         f"rope delta = max id + 1 − N = {delta:,}",
         height=620,
         margin={"t": 110},
@@ -78,7 +81,6 @@ def position_id_rows(p: Mapping[str, Any]) -> FigureResult:
         notes.append("text only: T = H = W = token index on every token, so M-RoPE is exactly 1-D RoPE (delta 0)")
     else:
         notes.append(
-            "text tokens have T = H = W and step by 1, parallel to the dotted 1-D line; an image keeps one T id "
-            "for all its tokens and spreads its token rows over H and its columns over W"
+            f"text tokens have T = H = W and step by 1, parallel to the dotted 1-D line; {vision_sentence(segments)}"
         )
     return FigureResult(fig, data, tuple(notes))

@@ -176,3 +176,34 @@ def test_largest_parameters_stay_at_display_resolution():
     channels = _build("mrope-channels", **LARGEST)
     assert any("sampled" in note for note in channels.notes)
     assert json.loads(channels.figure.to_json())  # serialisable
+
+
+def _ticks_on_whole_numbers(axis) -> bool:
+    return axis.tickformat == "d" and axis.tick0 == 0 and float(axis.dtick).is_integer() and axis.dtick >= 1
+
+
+@pytest.mark.parametrize("segments", [SPEC, "video:3x4x4", "image:1x120x120"])
+def test_the_token_grid_has_integer_ticks(segments):
+    result = _build("mrope-grid", segments=segments)
+    layout = result.figure.layout
+    axes = [layout[name] for name in layout if name.startswith(("xaxis", "yaxis"))]
+    assert len(axes) == 2 * len(result.figure.data) and all(_ticks_on_whole_numbers(axis) for axis in axes)
+    assert _ticks_on_whole_numbers(layout.coloraxis.colorbar)  # token indices
+    assert layout.yaxis.dtick == (10 if segments == "image:1x120x120" else 1)  # 60 rows: every 10th labelled
+    ids = _build("mrope-position-ids", segments="text:2,image:1x2x2,text:1")  # 4 tokens: Plotly would tick 0.5
+    axes = [ids.figure.layout[name] for name in ids.figure.layout if name.startswith(("xaxis", "yaxis"))]
+    assert all(_ticks_on_whole_numbers(axis) for axis in axes)
+
+
+def test_the_caption_says_one_t_id_only_for_t_equal_1():
+    image = _build("mrope-position-ids", segments="text:2,image:1x4x4")
+    assert "an image (t = 1: one frame) keeps one T id for all its tokens" in image.notes[1]
+    assert "per frame" not in image.notes[1]
+    in_time = _build("mrope-position-ids", segments="text:2,image:2x4x4")  # an image given two frames
+    assert "steps T once per frame" in in_time.notes[1] and "keeps one T id" not in in_time.notes[1]
+    np.testing.assert_array_equal(in_time.data["t"][2:], [2, 2, 2, 2, 3, 3, 3, 3])
+
+
+def test_the_interleaved_pair_note_names_the_pairs_left_to_t():
+    result = _build("mrope-channels", segments=SPEC, mrope_section=(24, 20, 20), mrope_layout="interleaved")
+    assert "pairs 60–63 all go to T" in result.notes[0] and "the rest" not in result.notes[0]

@@ -119,3 +119,45 @@ def test_largest_parameters_stay_under_the_page_budget():
     assert_healthy(at)
     assert payload_bytes(at) < 3_000_000
     assert "of 3,984 tokens" in chart_specs(at)[0]["layout"]["title"]["text"]
+
+
+PAIRS = "Which frequency pairs each axis turns"
+
+
+def _notice(at) -> str:
+    return "\n".join(block.value for block in at.markdown if "What to notice" in block.value)
+
+
+def test_the_text_says_an_image_shares_one_t_id_only_because_t_is_1():
+    at = open_page(PAGE, section=None)
+    intro = at.markdown[0].value
+    assert "an image (t = 1, a single frame) has one T id for all its tokens" in intro
+    assert "while a video's T steps once per frame" in intro
+    assert "tokens that share one T id" not in intro
+    notice = _notice(at)  # the first tab: the id rows, and the default image is 1×4×6
+    assert "all its tokens share T id 3 (t = 1)" in notice and "the rope delta is -9" in notice
+    assert "pairs" not in notice  # only the open tab's notes
+    at = open_page(PAGE, {"segments": "text:2,image:2x4x4,text:1"}, section="Three rows of position ids")
+    assert "T steps once per frame, ids 2–3 for its 2 frames" in _notice(at)
+
+
+@pytest.mark.parametrize(
+    ("layout", "section", "says", "not_says"),
+    [
+        ("qwen2_vl", "16,24,24", "Qwen2-VL's blocks: T pairs 0–15", "interleaved order"),
+        ("interleaved", "24,20,20", "Qwen3-VL's interleaved order: pairs cycle T, H, W", "T takes the fastest"),
+    ],
+)
+def test_the_pair_order_note_follows_the_chosen_layout(layout, section, says, not_says):
+    at = open_page(PAGE, {"mrope_layout": layout, "mrope_section": section}, section=PAIRS)
+    assert_healthy(at)
+    assert says in _notice(at) and not_says not in _notice(at)
+    assert any(r"i \bmod 3 = 1" in formula.value for formula in at.latex) == (layout == "interleaved")
+
+
+def test_the_grid_notes_follow_the_item_drawn():
+    at = open_page(PAGE, {"vision_index": "2"}, section="One image or video on its token grid")
+    assert_healthy(at)
+    assert "the T id steps once per frame (8–9)" in _notice(at)
+    at.number_input(key="vision_index").set_value(1).run()
+    assert "every token has the same T id (3): one frame" in _notice(at)
