@@ -47,8 +47,11 @@ def fit_to_page(fig: go.Figure, size: str) -> tuple[int, int]:
     for colorbar in shown_colorbars(fig):
         if colorbar.thickness is None:
             colorbar.thickness = thickness
-    colorbar = thickness + 3.5 * font if shown_colorbars(fig) else 0
+    colorbar = thickness + 5.5 * font if shown_colorbars(fig) else 0
     plot_width = width - margin.l - margin.r - colorbar
+    for colorbar in shown_colorbars(fig):  # where Plotly puts it, but clear of x tick labels slanting right
+        if colorbar.x is None and colorbar.orientation != "h":
+            colorbar.update(x=1 + 2 * font / plot_width, xanchor="left")
     for annotation in fig.layout.annotations:
         column = column_of(fig, annotation)
         if column is not None:
@@ -74,9 +77,9 @@ def fit_to_page(fig: go.Figure, size: str) -> tuple[int, int]:
     _wrap_axis_titles(fig, "y", height - margin.t - margin.b, font)
     _decades_only(fig, {"x": plot_width, "y": height - margin.t - margin.b}, font)
     title = fig.layout.title
-    if title.text:  # by its middle: Plotly anchors a title of several lines by the top of its last line
-        middle = 0.6 * font + (1 + title.text.count("<br>")) * 1.3 * (title.font.size or font + 2) / 2
-        title.update(yref="container", y=1 - middle / height, yanchor="middle")
+    if title.text:  # Plotly sets the first line's baseline at y for several lines whatever yanchor says; "bottom"
+        first_baseline = 0.6 * font + 0.8 * (title.font.size or font + 2)  # does it for one line too
+        title.update(yref="container", y=1 - first_baseline / height, yanchor="bottom")
     return width, height
 
 
@@ -131,7 +134,7 @@ def _title_height(fig: go.Figure, width: int, font: float) -> float:
         return 0.0
     title_font = title.font.size or font + 2
     title.text = wrap(title.text, width - 2 * font, title_font)
-    return 0.6 * font + (1 + title.text.count("<br>")) * 1.3 * title_font + 0.6 * font
+    return 0.6 * font + (1.3 * (1 + title.text.count("<br>")) - 0.3) * title_font + 0.6 * font
 
 
 def _legend_shown(fig: go.Figure) -> bool:

@@ -2,10 +2,14 @@
 page and above the subplot titles, gaps between subplots wide enough, a legend below with room, subplots stacked
 in a paper column). The same layouts, rendered by kaleido, were looked at for every style and size."""
 
+import io
 import re
 from itertools import pairwise
 
+import numpy as np
 import pytest
+from PIL import Image
+from plotly.subplots import make_subplots
 
 import figures  # noqa: F401
 from figures import export, registry
@@ -97,3 +101,33 @@ def test_a_long_legend_is_a_grid_of_equal_columns_its_rows_held_by_the_bottom_ma
     columns = int((width - 2 * font) // (legend.entrywidth + 45))
     rows = -(-len(set(names)) // columns)
     assert fig.layout.margin.b >= 4.6 * font + rows * 1.6 * font
+
+
+def dark_bands(png: bytes, rows: int) -> list[tuple[int, int]]:
+    """The runs of rows holding any dark pixel among the first ``rows`` rows of a white PNG."""
+    image = np.asarray(Image.open(io.BytesIO(png)).convert("L"))[:rows]
+    dark = np.flatnonzero((image < 128).any(axis=1))
+    breaks = np.flatnonzero(np.diff(dark) > 1)
+    return list(zip(dark[np.r_[0, breaks + 1]], dark[np.r_[breaks, len(dark) - 1]], strict=True))
+
+
+@pytest.mark.skipif(export.find_browser() is None, reason="no Chrome/Chromium: `make test` installs it")
+@pytest.mark.parametrize("size", ["column", "slide"])
+def test_a_long_title_sits_inside_the_page_and_clear_of_the_subplot_titles(size):
+    fig = make_subplots(rows=2, cols=1, subplot_titles=("upper panel", "lower panel"))
+    fig.add_scatter(y=[1, 2], row=1, col=1)
+    fig.add_scatter(y=[2, 1], row=2, col=1)
+    fig.update_xaxes(visible=False)
+    fig.update_yaxes(visible=False)  # nothing but text in the top margin
+    title = "A title of several lines, as a builder writes it<br>its second line<br>and a third"
+    fig.update_layout(title=title, showlegend=False)
+    laid, width, height = export.laid_out(fig, "screen", size)
+    export.start_browser_server()
+    try:
+        png = laid.to_image(format="png", width=width, height=height, scale=1)
+    finally:
+        export.stop_browser_server()
+    bands = dark_bands(png, int(laid.layout.margin.t) + 2)
+    lines = laid.layout.title.text.count("<br>") + 1
+    assert bands[0][0] >= 2  # the first line is not cut at the top of the page
+    assert len(bands) == lines + 1  # every title line apart, and the upper panel's title apart from them
