@@ -2,54 +2,115 @@
 
 import streamlit as st
 
-from ui import controls, show
+from figures.sinusoidal.waves import slowest_wavelength
+from posenc_core.schemes import get_scheme
+from ui import controls, show, state
 from ui.router import ensure_app_router
-from ui.sections import show_sections
+from ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 
 st.title("🌊 Sinusoidal position encoding")
 st.markdown(
-    "The original Transformer adds a fixed vector PE(p) to the token embedding at position p. Its channels come "
-    "in pairs: pair i holds sin(p·ωᵢ) and cos(p·ωᵢ), with frequencies falling geometrically from 1 radian per "
-    "token to 1/base. Fast pairs tell neighbours apart, slow pairs tell far positions apart, like the hands of "
-    "a clock. Because moving by k tokens turns every pair by the angle k·ωᵢ, PE(p+k) is a fixed rotation of "
-    "PE(p) and PE(p)·PE(p+k) depends on k only. A model preset (sidebar) sets d_model, seq_len and, for RoPE "
-    "models, the base (the same frequency formula)."
+    "The original Transformer adds a fixed vector PE(p) to the token embedding at position p. Its channels come in "
+    "pairs: pair i holds sin(p·ωᵢ) and cos(p·ωᵢ), with frequencies falling geometrically from 1 radian per token. "
+    "Fast pairs tell neighbours apart, slow pairs tell far positions apart, like the hands of a clock. Because "
+    "moving by k tokens turns every pair by the angle k·ωᵢ, PE(p+k) is a fixed rotation of PE(p) and PE(p)·PE(p+k) "
+    "depends on k only. The page opens on the textbook picture: 100 positions of a 128-channel encoding."
 )
-st.latex(
-    r"PE_{p,\,2i} = \sin(p\,\omega_i),\quad PE_{p,\,2i+1} = \cos(p\,\omega_i),\quad "
-    r"\omega_i = \mathrm{base}^{-2i/d},\qquad PE(p)\cdot PE(p+k) = \sum_i \cos(k\,\omega_i)"
+FORMULAS = (  # two columns: side by side on a screen, one formula a line on a phone
+    (r"PE_{p,\,2i} = \sin(p\,\omega_i)", r"PE_{p,\,2i+1} = \cos(p\,\omega_i)"),
+    (r"\omega_i = \mathrm{base}^{-2i/d}", r"PE(p)\cdot PE(p+k) = \sum_i \cos(k\,\omega_i)"),
 )
+for column, formulas in zip(st.columns(2), FORMULAS, strict=True):
+    with column:
+        for formula in formulas:
+            st.latex(formula)
 
-params = controls.controls(["seq_len", "d_model", "base", "layout", "view", "start"], columns=3)
-st.caption(
-    "Layouts: *interleaved* (Vaswani; HF DistilBERT) alternates sin and cos; *half* (Marian) puts all sin "
-    "channels first; *t2t* (tensor2tensor, fairseq) also puts sin first and spaces the timescales from 1 to base. "
-    "View: *overview* draws evenly spaced exact positions over 0..L-1; *window* draws every position from start."
-)
+LABELS = {"base": "Base (10000 in the paper)"}  # the shared label says rope_theta: not this page's base
+params: dict = {}
+for column, name in zip(st.columns(4), ["seq_len", "d_model", "base", "layout"], strict=True):
+    with column:  # the textbook table: 100 positions (other pages keep seq_len's own default)
+        params[name] = controls.control(name, label=LABELS.get(name), start=100 if name == "seq_len" else None)
+WINDOWED = st.query_params.get("view") == "window"  # a link to a window opens its settings
+with st.expander("Positions drawn: an overview of 0..L−1, or a window of consecutive positions", expanded=WINDOWED):
+    params |= controls.controls(["view", "start", "window"], columns=3, chosen=params)
+    st.caption(
+        "*Overview* draws evenly spaced exact positions over 0..L−1 (every one while they fit); *window* draws "
+        "every position from start, as many as the window length."
+    )
+preset = state.current_preset()
+if preset is not None and preset.rotary_dim:
+    st.info(
+        f"{preset.name} has no sinusoidal table: it uses {get_scheme(preset.scheme).name}, whose frequencies "
+        f"base^(−2i/d) run over the {preset.rotary_dim} rotary channels of each head ({preset.rotary_dim // 2} "
+        f"pairs, the same in every head: see the RoPE page), not over d_model = {params['d_model']:,}. Here its "
+        "base only sets this table's base, so the spectrum drawn is not the model's.",
+        icon="ℹ️",
+    )
+elif preset is not None:
+    st.caption(f"{preset.name} uses {get_scheme(preset.scheme).name}: the preset sets d_model and seq_len only.")
+
+FAST_CHANNELS = {
+    "interleaved": "the left columns (small j, fast pairs)",
+    "half": "the left columns of each half (channels 0.. and ⌈d/2⌉.., the fast pairs)",
+    "t2t": "the left columns of each half (channels 0.. and d/2.., the fast pairs)",
+}
 
 
 def table() -> None:
     show.figure("sinusoidal-heatmap", params)
+    what_to_notice(
+        f"Each row is one position's vector PE(p). With layout={params['layout']}, {FAST_CHANNELS[params['layout']]} "
+        "change from row to row; towards the right they change ever more slowly: a slow pair barely moves over "
+        f"{params['seq_len']:,} positions.",
+        "Read down one column and you read one wave (next tab): a sin channel starts at 0 (white), its cos partner "
+        "at 1 (red). No two rows are the same, so each position gets its own code.",
+    )
 
 
 def waves() -> None:
     params["dims"] = controls.control("dims", chosen=params)
     show.figure("sinusoidal-waves", params)
     show.figure("sinusoidal-wavelengths", params)
+    slowest, formula = slowest_wavelength(params["d_model"], params["base"], params["layout"])
+    what_to_notice(
+        "Each channel is one sine or cosine: the legend gives its wavelength λ. The fast channels tell neighbours "
+        "apart; the slow ones barely move over the positions drawn, and tell far positions apart.",
+        f"Wavelengths grow geometrically (a straight line on the log axis) from 2π to {formula} = {slowest:,.0f} "
+        f"tokens for layout={params['layout']}"
+        + (" (not 2π·base: the last pair is i = ⌈d/2⌉ − 1)." if params["layout"] != "t2t" else "."),
+        f"The channels above the dashed L = {params['seq_len']:,} line never complete one period inside the context.",
+    )
 
 
 def relative_code() -> None:
     show.figure("sinusoidal-similarity", params)
     show.figure("sinusoidal-relative", params)
-    params["offset"] = controls.control("offset")
-    show.figure("sinusoidal-linear-map", params)
+    with st.columns(2)[0]:
+        params["offset"] = controls.control("offset")
+    for column, figure_id in zip(st.columns(2), ("sinusoidal-linear-map", "sinusoidal-linear-map-error"), strict=True):
+        with column:  # side by side; stacked on a phone
+            show.figure(figure_id, params)
+    unpaired = params["d_model"] % 2 and params["layout"] != "t2t"
+    what_to_notice(
+        "PE(p)·PE(q) is a band along the diagonal: it depends on q − p only. The colours run over the values drawn "
+        "(a diverging scale, white at 0, only where some dot products are negative).",
+        "The measured mean over p sits on the closed form Σ cos(kωᵢ); the band around it is "
+        + ("the unpaired last sin channel of an odd d_model, which depends on p." if unpaired else "float rounding."),
+        f"One matrix M_k, a 2×2 rotation per pair, moves every PE(p) to PE(p+{params['offset']:,}): the error is "
+        + ("large only because of the unpaired last channel of an odd d_model." if unpaired else "float64 rounding."),
+    )
 
 
 def add_or_concatenate() -> None:
     params["token_scale"] = controls.control("token_scale")
     show.figure("sinusoidal-add-vs-concat", params)
+    what_to_notice(
+        "Adding mixes position into the token's direction: the cosine with e wanders with p, the more so the smaller "
+        f"the token's norm (now {params['token_scale']:g}·‖PE‖).",
+        f"Concatenating leaves e untouched in its own {params['d_model']:,} channels, but doubles the width.",
+    )
 
 
 show_sections(
@@ -59,18 +120,4 @@ show_sections(
         "A relative code": relative_code,
         "Add or concatenate": add_or_concatenate,
     }
-)
-
-st.markdown(
-    "**What to notice**\n"
-    "- The heatmap's left (interleaved) or left-of-each-half (half, t2t) channels flicker from row to row; "
-    "the right ones barely change over the whole context.\n"
-    "- Wavelengths grow geometrically from 2π to 2π·base (a straight line on the log axis); the channels above "
-    "the dashed L line never complete one turn inside the context.\n"
-    "- PE(p)·PE(q) is a band along the diagonal: it depends on q - p only. The measured spread over p (the "
-    "band around the mean) is float rounding, and the mean sits on the closed form Σ cos(kωᵢ).\n"
-    "- One matrix M_k, a 2x2 rotation per pair, moves every PE(p) to PE(p+k): the error is float64 rounding "
-    "(except the unpaired last channel of an odd d_model).\n"
-    "- Adding mixes position into the token's direction: the cosine with e wanders with p and drops as the "
-    "token scale shrinks. Concatenating leaves e untouched in its own channels but doubles the width."
 )

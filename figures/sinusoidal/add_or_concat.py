@@ -11,8 +11,7 @@ from plotly.subplots import make_subplots
 
 from figures.common import LEGEND_BELOW, as_array
 from figures.registry import FigureResult, register
-from figures.shown import shown_positions
-from figures.sinusoidal.params import describe
+from figures.sinusoidal.params import describe, shown
 from figures.theme import COLORWAY
 from posenc_core import attention, sampling, sinusoidal
 
@@ -23,11 +22,11 @@ TOKEN_SEED = 0
     "sinusoidal-add-vs-concat",
     title="Adding PE to a token embedding vs concatenating it",
     page="sinusoidal",
-    params=("seq_len", "d_model", "base", "layout", "token_scale", "view", "start"),
+    params=("seq_len", "d_model", "base", "layout", "token_scale", "view", "start", "window"),
 )
 def add_versus_concatenate(p: Mapping[str, Any]) -> FigureResult:
     d_model, scale = p["d_model"], p["token_scale"]
-    positions, note = shown_positions(p, p["seq_len"], sampling.MAX_CELLS_PER_AXIS)
+    positions, note = shown(p, sampling.MAX_CELLS_PER_AXIS)
     pe = sinusoidal.encoding(None, d_model, base=p["base"], layout=p["layout"], positions=positions, device=p["device"])
     pe = pe.double()
     direction = attention.token_embeddings(["token"], d_model, seed=TOKEN_SEED, device=pe.device)[0].double()
@@ -37,17 +36,17 @@ def add_versus_concatenate(p: Mapping[str, Any]) -> FigureResult:
     cos_added = (added @ token) / (added.norm(dim=1) * token.norm())
     norm_concat = torch.sqrt(token.norm() ** 2 + pe_norm**2)  # ‖[e; PE(p)]‖
     cos_concat = token.norm() / norm_concat  # cos([e; 0], [e; PE(p)])
-    fig = make_subplots(
-        rows=1, cols=2, horizontal_spacing=0.1, subplot_titles=("cosine with the token embedding e", "norm")
+    fig = make_subplots(  # one above the other: they share the position axis, and a phone has no room beside
+        rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1, subplot_titles=("cosine with e", "norm")
     )
-    curves = (  # (key, legend, quantity, values, subplot column, colour)
+    curves = (  # (key, legend, quantity, values, subplot row, colour)
         ("cos_added", "added: e + PE(p)", "cosine with e", cos_added, 1, COLORWAY[0]),
         ("cos_concatenated", "concatenated: [e; PE(p)]", "cosine with [e; 0]", cos_concat, 1, COLORWAY[1]),
         ("norm_added", "added: e + PE(p)", "‖e + PE(p)‖", added.norm(dim=1), 2, COLORWAY[0]),
         ("norm_concatenated", "concatenated: [e; PE(p)]", "‖[e; PE(p)]‖", norm_concat, 2, COLORWAY[1]),
         ("norm_token", "the token alone: e", "‖e‖", token.norm().expand(positions.numel()), 2, "#777777"),
     )
-    for key, legend, quantity, values, col, colour in curves:
+    for key, legend, quantity, values, row, colour in curves:
         fig.add_scatter(
             x=as_array(positions),
             y=as_array(values),
@@ -57,15 +56,15 @@ def add_versus_concatenate(p: Mapping[str, Any]) -> FigureResult:
             showlegend=key != "norm_added" and key != "norm_concatenated",
             line={"color": colour, "dash": "dot" if key == "norm_token" else "solid"},
             hovertemplate=f"{quantity}<br>position %{{x:,}}<br>%{{y:.6g}}<extra></extra>",
-            row=1,
-            col=col,
+            row=row,
+            col=1,
         )
-    fig.update_xaxes(title_text="position p (tokens)")
+    fig.update_xaxes(title_text="position p (tokens)", row=2, col=1)
     fig.update_yaxes(title_text="cosine", row=1, col=1)
-    fig.update_yaxes(title_text="norm", rangemode="tozero", row=1, col=2)
+    fig.update_yaxes(title_text="norm", rangemode="tozero", row=2, col=1)
     fig.update_layout(
         title=f"A random token embedding e with ‖e‖ = {scale:g}·‖PE‖, {describe(p)}",
-        height=460,
+        height=600,
         legend=LEGEND_BELOW,
     )
     data = {key: as_array(values) for key, _, _, values, *_ in curves}

@@ -1,13 +1,17 @@
-"""The sinusoidal family's parameters (channel layout, channels to draw, offset, token scale) and its titles."""
+"""The sinusoidal family's parameters (channel layout, window length, channels to draw, offset, token scale), the
+positions its figures draw, and its titles."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+import torch
+
 from figures.common_params import MAX_D_MODEL, MAX_SEQ_LEN
 from figures.params import ParamSpec, index_below, register_param
-from posenc_core import sinusoidal
+from figures.shown import shown_positions
+from posenc_core import sampling, sinusoidal
 
 register_param(
     ParamSpec(
@@ -16,7 +20,12 @@ register_param(
         "interleaved",
         "Channel layout",
         choices=sinusoidal.LAYOUTS,
-        help="Where the sin and cos channel of each frequency pair sit, and how the frequencies are spaced.",
+        help=(
+            "Where the sin and cos channel of each frequency pair sit, and how the frequencies are spaced. "
+            "interleaved (Vaswani; HF DistilBERT): sin, cos, sin, cos…, ω_i = base^(−2i/d). half (Marian): all sin "
+            "channels, then all cos, same ω_i. t2t (tensor2tensor, fairseq): sin first too, ω_i = base^(−i/(d/2−1)), "
+            "so the timescales run from 1 to exactly base."
+        ),
         choice_labels={
             "interleaved": "interleaved: sin, cos, sin, cos… (Vaswani)",
             "half": "half: all sin, then all cos (Marian)",
@@ -24,6 +33,41 @@ register_param(
         },
     )
 )
+
+
+def _window_limits(values: Mapping[str, Any]) -> tuple[int, int, str] | None:
+    """A window holds 1 .. seq_len positions."""
+    if "seq_len" not in values:
+        return None
+    length = int(values["seq_len"])
+    return 1, length, f"the sequence has {length:,} positions"
+
+
+WINDOW = register_param(
+    ParamSpec(
+        "window",
+        "int",
+        100,
+        "Window length (positions)",
+        1,
+        sampling.MAX_CELLS_PER_AXIS,
+        help="How many consecutive positions the window view draws, from the window start.",
+        limits=_window_limits,
+    )
+)
+
+
+def shown(p: Mapping[str, Any], most: int) -> tuple[torch.Tensor, str]:
+    """The positions a figure draws (at most ``most``) and their note: every position of the window
+    start .. start + window - 1, or the overview of 0 .. seq_len - 1. A window longer than this figure can draw is
+    cut, and the note says so."""
+    if p["view"] != "window":
+        return shown_positions(p, p["seq_len"], most)
+    positions, note = shown_positions(p, p["seq_len"], min(p["window"], most))
+    asked = min(p["window"], p["seq_len"] - p["start"])
+    if positions.numel() < asked:
+        note += f" (the first {positions.numel():,} of the window's {asked:,}: this figure draws at most {most:,})"
+    return positions, note
 
 
 def describe(p: Mapping[str, Any], *, length: bool = True) -> str:
@@ -36,7 +80,7 @@ register_param(
     ParamSpec(
         "dims",
         "ints",
-        (0, 1, 16, 64),
+        (4, 16, 40),  # λ = 8.4, 20 and 112 tokens at d_model=128: ~12, 5 and 1 periods in the first 100 positions
         "Channels to draw",
         0,
         MAX_D_MODEL - 1,

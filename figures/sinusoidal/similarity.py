@@ -7,14 +7,14 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+import plotly.colors
 import plotly.graph_objects as go
 import torch
 
 from figures.common import LEGEND_BELOW, as_array, band, heatmap, lines
 from figures.registry import FigureResult, register
-from figures.shown import shown_positions
-from figures.sinusoidal.params import describe
-from figures.theme import COLORWAY, DIVERGING_SCALE
+from figures.sinusoidal.params import describe, shown
+from figures.theme import COLORWAY, DIVERGING_SCALE, SEQUENTIAL_SCALE
 from posenc_core import metrics, sinusoidal
 
 SIMILARITY_POSITIONS = 256  # rows and columns of PE·PEᵀ
@@ -24,6 +24,24 @@ MEASURE_BUDGET = 2**28  # (rows measured)² x d_model: keeps offset_similarity w
 
 
 MAX_MEASURED_ROWS = 1024
+
+
+SCALE_STOPS = 11  # colour stops of a diverging scale cut to the values drawn
+
+
+def fitted_scale(values) -> dict[str, Any]:
+    """Heatmap colour arguments whose range is the values drawn: a sequential scale from min to max when no value
+    is negative; when values of both signs are drawn, the diverging scale centred on 0 (white), cut to min..max,
+    so a value keeps the colour it has on the symmetric scale ±max|value| and neither end is left unused."""
+    values = as_array(values)
+    low, high = float(np.nanmin(values)), float(np.nanmax(values))
+    if low >= 0 or high <= 0 or low == high:
+        return {"colorscale": SEQUENTIAL_SCALE, "zmin": low, "zmax": high}
+    reach = max(-low, high)
+    where = np.unique(np.concatenate([np.linspace(0.0, 1.0, SCALE_STOPS), [-low / (high - low)]]))
+    symmetric = 0.5 + (low + where * (high - low)) / (2 * reach)  # the same value's place on the ±reach scale
+    colours = plotly.colors.sample_colorscale(plotly.colors.get_colorscale(DIVERGING_SCALE), symmetric.tolist())
+    return {"colorscale": [[float(w), c] for w, c in zip(where, colours, strict=True)], "zmin": low, "zmax": high}
 
 
 def spread_band(fig: go.Figure, x, mean, std, *, name: str, color: str) -> None:
@@ -41,10 +59,10 @@ def measured_rows(d_model: int, available: int) -> int:
     "sinusoidal-similarity",
     title="Sinusoidal PE: similarity PE(p)·PE(q)",
     page="sinusoidal",
-    params=("seq_len", "d_model", "base", "layout", "view", "start"),
+    params=("seq_len", "d_model", "base", "layout", "view", "start", "window"),
 )
 def similarity_matrix(p: Mapping[str, Any]) -> FigureResult:
-    positions, note = shown_positions(p, p["seq_len"], SIMILARITY_POSITIONS)
+    positions, note = shown(p, SIMILARITY_POSITIONS)
     pe = sinusoidal.encoding(
         None, p["d_model"], base=p["base"], layout=p["layout"], positions=positions, device=p["device"]
     )
@@ -58,9 +76,8 @@ def similarity_matrix(p: Mapping[str, Any]) -> FigureResult:
         x_title="position q (tokens)",
         y_title="position p (tokens)",
         value_name="dot",
-        colorscale=DIVERGING_SCALE,
-        zmid=0,
         reversed_y=True,
+        **fitted_scale(sim),
     )
     fig.update_layout(height=560)
     notes = (note, f"the diagonal is ‖PE(p)‖² = {float(sim.diagonal().max()):.6g} (d_model/2 for even d_model)")

@@ -6,28 +6,50 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+import torch
 
 from figures.common import as_array, heatmap
 from figures.registry import FigureResult, register
-from figures.shown import shown_channels, shown_positions
-from figures.sinusoidal.params import describe
+from figures.shown import shown_channels
+from figures.sinusoidal.params import describe, shown
 from figures.theme import DIVERGING_SCALE
 from posenc_core import sampling, sinusoidal
 
-HEATMAP_POSITIONS = 384  # rows of the PE heatmap (with the similarity matrix the page stays under 3 MB)
+HEATMAP_POSITIONS = 384  # rows of the PE heatmap's overview (with the similarity matrix the page stays under 3 MB)
+
+
+HEATMAP_WINDOW = sampling.MAX_CELLS_PER_AXIS  # rows of a window: every position of the longest window
 
 
 HEATMAP_PAIRS = sampling.MAX_CELLS_PER_AXIS // 2  # both channels of at most 256 pairs: <= 512 columns
+
+
+TICKS = 8  # about this many labels on the channel axis
+
+
+def round_ticks(channels: torch.Tensor) -> list[int]:
+    """Channel numbers to label: the most multiples of one round step (1, 2 or 5 x 10^k, else a power of 2) that are
+    all among ``channels``, 4 to TICKS + 1 of them; else about TICKS channels evenly spread."""
+    values = set(channels.tolist())
+    span = max(values)
+    decimal = [m * 10**k for k in range(len(str(span))) for m in (1, 2, 5)]
+    binary = [2**k for k in range(span.bit_length())]
+    best: list[int] = []
+    for step in decimal + binary:  # a decimal step wins a tie
+        ticks = list(range(0, span + 1, step))
+        if len(best) < len(ticks) <= TICKS + 1 and values.issuperset(ticks):
+            best = ticks
+    return best if len(best) >= 4 else sorted(values)[:: max(1, len(values) // TICKS)]
 
 
 @register(
     "sinusoidal-heatmap",
     title="Sinusoidal position encoding (position x channel)",
     page="sinusoidal",
-    params=("seq_len", "d_model", "base", "layout", "view", "start"),
+    params=("seq_len", "d_model", "base", "layout", "view", "start", "window"),
 )
 def encoding_heatmap(p: Mapping[str, Any]) -> FigureResult:
-    positions, position_note = shown_positions(p, p["seq_len"], HEATMAP_POSITIONS)
+    positions, position_note = shown(p, HEATMAP_WINDOW if p["view"] == "window" else HEATMAP_POSITIONS)
     channels, channel_note = shown_channels(p["d_model"], p["layout"], HEATMAP_PAIRS)
     pe = sinusoidal.encoding(
         None,
@@ -52,14 +74,19 @@ def encoding_heatmap(p: Mapping[str, Any]) -> FigureResult:
         reversed_y=True,
     )
     fig.update_layout(height=520)
+    if fig.layout.xaxis.type == "category":  # sampled pairs: label round channel numbers, not every n-th category
+        ticks = round_ticks(channels)
+        fig.update_xaxes(tickvals=ticks, ticktext=[f"{tick:,}" for tick in ticks])
     notes = [position_note, *([channel_note] if channel_note else ())]
     stride = sampling.sampling_stride(positions)
-    if stride > 2:
-        wavelength = sinusoidal.wavelengths(p["d_model"], base=p["base"], layout=p["layout"], device="cpu")
-        fast = int((wavelength < 2 * stride).sum())
+    wavelength = sinusoidal.wavelengths(p["d_model"], base=p["base"], layout=p["layout"], device="cpu")[channels]
+    aliased = wavelength < 2 * stride  # Nyquist: a wave needs more than two rows per period
+    if bool(aliased.any()):
+        fastest = int(sinusoidal.channel_pair_index(p["d_model"], p["layout"], device="cpu")[channels][aliased].max())
         notes.append(
-            f"rows are {stride:,.0f} positions apart: the {fast:,} channels with λ < {2 * stride:,.0f} tokens alias "
-            "into moiré patterns here; the window view shows them at every position"
+            f"rows are {stride:,.0f} positions apart: the {int(aliased.sum()):,} channels shown with λ < "
+            f"{2 * stride:,.0f} tokens (pairs 0..{fastest:,}) turn more than half a period from row to row, so their "
+            "stripes alias: the pattern there is not their wave. The window view draws every position."
         )
     data = {"encoding": as_array(pe), "positions": as_array(positions), "channels": as_array(channels)}
     return FigureResult(fig, data, tuple(notes))

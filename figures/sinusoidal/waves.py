@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -9,10 +10,10 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from figures.common import LEGEND_BELOW, as_array
+from figures.common import LEGEND_BELOW, as_array, mark
 from figures.registry import FigureResult, register
-from figures.shown import shown_channels, shown_positions
-from figures.sinusoidal.params import describe
+from figures.shown import shown_channels
+from figures.sinusoidal.params import describe, shown
 from figures.theme import COLORWAY
 from posenc_core import sampling, sinusoidal
 
@@ -26,7 +27,7 @@ ENVELOPE_COLUMNS = 1024  # min/max columns of an aliasing wave
     "sinusoidal-waves",
     title="Sinusoidal PE: one wave per channel",
     page="sinusoidal",
-    params=("seq_len", "d_model", "base", "layout", "dims", "view", "start"),
+    params=("seq_len", "d_model", "base", "layout", "dims", "view", "start", "window"),
 )
 def channel_waves(p: Mapping[str, Any]) -> FigureResult:
     d_model, layout, device = p["d_model"], p["layout"], p["device"]
@@ -34,9 +35,7 @@ def channel_waves(p: Mapping[str, Any]) -> FigureResult:
     if not dims:
         raise ValueError(f"dims must hold at least one channel < d_model={d_model} (got {list(p['dims'])})")
     window = p["view"] == "window"
-    positions, position_note = shown_positions(
-        p, p["seq_len"], sampling.MAX_CELLS_PER_AXIS if window else CURVE_POSITIONS
-    )
+    positions, position_note = shown(p, sampling.MAX_CELLS_PER_AXIS if window else CURVE_POSITIONS)
     stride = sampling.sampling_stride(positions)
     wavelength = sinusoidal.wavelengths(d_model, base=p["base"], layout=layout, dtype=torch.float64, device="cpu")
     pair = sinusoidal.channel_pair_index(d_model, layout, device="cpu")
@@ -118,6 +117,28 @@ def _add_envelope(fig: go.Figure, env: sampling.Envelope, name: str, colour: str
     )
 
 
+TWO_PI = 2 * math.pi
+
+
+_VASWANI = "ω_i = base^(−2i/d) stops at i = ⌈d/2⌉ − 1, short of 1/base, so the slowest λ is less than 2π·base"
+SPACING = {  # how each layout spaces its frequencies (posenc_core.sinusoidal.inv_freq)
+    "interleaved": _VASWANI,
+    "half": _VASWANI,
+    "t2t": "t2t spaces the timescales from 1 to base, ω_i = base^(−i/(d/2 − 1)), so the slowest λ is exactly 2π·base",
+}
+
+
+def slowest_wavelength(d_model: int, base: float, layout: str) -> tuple[float, str]:
+    """The longest finite wavelength of the table and its formula: 2π·base^(2(⌈d/2⌉−1)/d) (interleaved, half:
+    2π·base^((d−2)/d) for even d) or 2π·base (t2t). (tokens, formula)."""
+    omega = sinusoidal.inv_freq(d_model, base=base, layout=layout, dtype=torch.float64, device="cpu")
+    slowest = TWO_PI / float(omega[omega > 0].min())
+    if layout == "t2t":
+        return slowest, "2π·base"
+    last = 2 * (math.ceil(d_model / 2) - 1)
+    return slowest, f"2π·base^({last}/{d_model})"
+
+
 @register(
     "sinusoidal-wavelengths",
     title="Sinusoidal PE: wavelength of every channel",
@@ -141,10 +162,8 @@ def channel_wavelengths(p: Mapping[str, Any]) -> FigureResult:
             hovertemplate="channel %{x}<br>pair i = %{customdata}<br>λ = %{y:,.6g} tokens<extra></extra>",
         )
     )
-    fig.add_hline(
-        y=p["seq_len"], line_dash="dash", annotation_text=f"L = {p['seq_len']:,}", annotation_position="top left"
-    )
-    fig.add_hline(y=2 * np.pi, line_dash="dot", annotation_text="2π", annotation_position="bottom right")
+    mark(fig, p["seq_len"], f"L = {p['seq_len']:,}", axis="y", log=True)
+    mark(fig, TWO_PI, "2π: the fastest possible", axis="y", log=True, dash="dot", anchor="right")
     fig.update_layout(
         title=f"Wavelength of each channel (from its pair index i), {describe(p)}",
         xaxis_title="channel j",
@@ -152,9 +171,11 @@ def channel_wavelengths(p: Mapping[str, Any]) -> FigureResult:
         yaxis_type="log",
     )
     longer = int((lam[finite] > p["seq_len"]).sum())
+    slowest, formula = slowest_wavelength(d_model, p["base"], layout)
     notes = [
+        f"The slowest pair has λ = {formula} = {slowest:,.0f} tokens: {SPACING[layout]}.",
         f"{longer:,} of {int(finite.sum()):,} channels shown have λ > L = {p['seq_len']:,}: over the whole context "
-        "they turn by less than one period, so they tell far positions apart but not neighbours."
+        "they turn by less than one period, so they tell far positions apart but not neighbours.",
     ]
     if not bool(finite.all()):
         notes.append("the t2t padding channel of an odd d_model is constant 0 (λ = ∞): not drawn")

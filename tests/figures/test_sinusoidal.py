@@ -3,12 +3,15 @@
 import math
 
 import numpy as np
+import plotly.colors
 import pytest
 import torch
 
 import figures  # noqa: F401  (registers every figure)
 from figures import registry
+from figures.params import PARAMS
 from figures.sinusoidal.linear_map import LINEAR_MAP_MAX_D
+from figures.theme import DIVERGING_SCALE, SEQUENTIAL_SCALE
 from posenc_core import metrics, sinusoidal
 
 LARGEST = {"seq_len": 1_048_576, "d_model": 8192}
@@ -31,7 +34,7 @@ def _trace(result, name_start):
     return next(trace for trace in result.figure.data if (trace.name or "").startswith(name_start))
 
 
-def test_the_page_has_its_seven_figures():
+def test_the_page_has_its_eight_figures():
     assert sorted(FIGURE_IDS) == sorted(
         [
             "sinusoidal-heatmap",
@@ -40,6 +43,7 @@ def test_the_page_has_its_seven_figures():
             "sinusoidal-similarity",
             "sinusoidal-relative",
             "sinusoidal-linear-map",
+            "sinusoidal-linear-map-error",
             "sinusoidal-add-vs-concat",
         ]
     )
@@ -77,7 +81,7 @@ def test_heatmap_at_a_million_positions_and_d_8192_keeps_both_channels_of_sample
 
 
 def test_window_shows_every_position_from_start_and_start_past_the_end_names_start():
-    result = _build("sinusoidal-heatmap", seq_len=5000, view="window", start=4000)
+    result = _build("sinusoidal-heatmap", seq_len=5000, view="window", start=4000, window=384)
     np.testing.assert_array_equal(np.asarray(result.figure.data[0].y), np.arange(4000, 4384))
     assert result.notes[0] == "window: every position from 4,000 to 4,383"
     with pytest.raises(ValueError, match="start"):
@@ -154,16 +158,18 @@ def test_relative_similarity_overlays_closed_form_and_measured_spread(d_model, l
 
 
 def test_linear_map_moves_pe_by_k_up_to_rounding_and_says_when_it_uses_a_smaller_d():
-    result = _build("sinusoidal-linear-map", d_model=64, offset=37)
+    result = _build("sinusoidal-linear-map-error", d_model=64, offset=37)
     assert result.data["max_error"].max() < 1e-9
-    assert np.asarray(result.figure.data[0].z).shape == (16, 16)  # the channels of pairs 0..7
-    assert "k=37" in result.figure.layout.title.text
-    odd = _build("sinusoidal-linear-map", d_model=63, offset=37)
+    matrix = _build("sinusoidal-linear-map", d_model=64, offset=37)
+    assert np.asarray(matrix.figure.data[0].z).shape == (16, 16)  # the channels of pairs 0..7
+    assert "k=37" in matrix.figure.layout.title.text and "k=37" in result.figure.layout.title.text
+    odd = _build("sinusoidal-linear-map-error", d_model=63, offset=37)
     assert odd.data["max_error"].max() > 1e-3 and any("no cos partner" in note for note in odd.notes)
-    large = _build("sinusoidal-linear-map", **LARGEST)
+    large = _build("sinusoidal-linear-map-error", **LARGEST)
     assert f"d_model={LINEAR_MAP_MAX_D} (of 8192)" in large.figure.layout.title.text
-    assert any("512 MB" in note for note in large.notes)
     assert large.data["max_error"].max() < 1e-9
+    large_matrix = _build("sinusoidal-linear-map", d_model=8192)
+    assert any("512 MB" in note for note in large_matrix.notes)
 
 
 def test_adding_vs_concatenating_norms_and_cosines():
@@ -189,3 +195,81 @@ def test_a_bad_layout_names_the_argument():
         registry.build("sinusoidal-heatmap", {**params, "layout": "diagonal"})
     with pytest.raises(ValueError, match="d_model"):
         _build("sinusoidal-heatmap", d_model=2, layout="t2t")
+
+
+def test_the_default_waves_are_waves_a_reader_can_follow():
+    """At the page's first values (100 positions, d_model 128) every default channel is drawn at every position, as
+    a plain line (no min..max band), and shows between one and about a dozen periods."""
+    result = _build("sinusoidal-waves", seq_len=100)
+    lines = [trace for trace in result.figure.data if trace.fill is None]
+    assert len(lines) == len(result.figure.data) == len(PARAMS["dims"].default)
+    wavelength = sinusoidal.wavelengths(128, dtype=torch.float64).numpy()
+    periods = []
+    for trace, j in zip(lines, PARAMS["dims"].default, strict=True):
+        np.testing.assert_array_equal(np.asarray(trace.x), np.arange(100))
+        periods.append(100 / wavelength[j])
+        assert wavelength[j] >= 8  # at least 8 points per period: the wave's shape survives
+    assert min(periods) >= 0.8 and max(periods) <= 15 and max(periods) / min(periods) > 5  # a slow and a fast one
+
+
+def test_a_window_draws_as_many_positions_as_its_length_and_says_when_a_figure_draws_fewer():
+    result = _build("sinusoidal-heatmap", seq_len=5000, view="window", start=10, window=64)
+    np.testing.assert_array_equal(np.asarray(result.figure.data[0].y), np.arange(10, 74))
+    assert result.notes[0] == "window: every position from 10 to 73"
+    waves = _build("sinusoidal-waves", seq_len=5000, view="window", start=10, window=64)
+    assert all(len(trace.x) == 64 for trace in waves.figure.data)
+    similarity = _build("sinusoidal-similarity", seq_len=5000, view="window", window=512)
+    assert len(similarity.figure.data[0].x) == 256
+    assert "the first 256 of the window's 512: this figure draws at most 256" in similarity.notes[0]
+    short = _build("sinusoidal-heatmap", seq_len=5000, view="window", start=4990, window=64)
+    assert short.notes[0] == "window: every position from 4,990 to 4,999"  # the sequence ends first: no excuse
+
+
+def test_the_heatmap_says_which_channels_alias_only_when_some_do():
+    every_third = _build("sinusoidal-heatmap", seq_len=1024)  # rows 3 apart: the fastest λ, 2π, is above 6
+    assert not any("alias" in note for note in every_third.notes)
+    sampled = _build("sinusoidal-heatmap", seq_len=100_000)  # rows 261 apart: the pairs with λ < 522 alias
+    (note,) = [note for note in sampled.notes if "alias" in note]
+    wavelength = sinusoidal.wavelengths(128).numpy()
+    aliased = int((wavelength < 2 * 261).sum())
+    assert f"the {aliased} channels shown with λ < 522 tokens (pairs 0..{aliased // 2 - 1})" in note
+
+
+def test_the_similarity_colours_run_over_the_values_drawn():
+    positive = _build("sinusoidal-similarity", seq_len=100)  # PE·PE from 24 to 64: no negative value
+    (trace,) = positive.figure.data
+    z = np.asarray(trace.z)
+    assert (trace.zmin, trace.zmax) == pytest.approx((z.min(), z.max())) and z.min() > 20
+    assert trace.colorscale[0][1] == plotly.colors.get_colorscale(SEQUENTIAL_SCALE)[0][1]
+    signed = _build("sinusoidal-similarity", seq_len=1024, d_model=16)  # few pairs: far positions go negative
+    (trace,) = signed.figure.data
+    z = np.asarray(trace.z)
+    assert z.min() < 0 < z.max() and (trace.zmin, trace.zmax) == pytest.approx((z.min(), z.max()))
+    zero = -z.min() / (z.max() - z.min())  # where 0 sits on the colour bar
+    stop = next(colour for where, colour in trace.colorscale if where == pytest.approx(zero))
+    white = plotly.colors.sample_colorscale(plotly.colors.get_colorscale(DIVERGING_SCALE), [0.5])[0]
+    assert stop == white  # 0 is the diverging scale's centre, however lopsided the values
+
+
+@pytest.mark.parametrize(
+    ("d_model", "layout", "formula"),
+    [(128, "interleaved", "2π·base^(126/128)"), (9, "half", "2π·base^(8/9)"), (128, "t2t", "2π·base")],
+)
+def test_the_wavelength_note_gives_the_slowest_wavelength_each_layout_computes(d_model, layout, formula):
+    result = _build("sinusoidal-wavelengths", d_model=d_model, layout=layout, seq_len=500)
+    expected = sinusoidal.wavelengths(d_model, layout=layout, dtype=torch.float64).numpy()
+    slowest = expected[np.isfinite(expected)].max()
+    assert f"λ = {formula} = {slowest:,.0f} tokens" in result.notes[0]
+    assert ("exactly 2π·base" in result.notes[0]) == (layout == "t2t")
+    labels = {annotation.text: annotation.y for annotation in result.figure.layout.annotations}
+    assert labels["L = 500"] == pytest.approx(math.log10(500))  # a log axis places a label at log10(value)
+    assert labels["2π: the fastest possible"] == pytest.approx(math.log10(2 * math.pi))
+
+
+def test_sampled_channels_are_labelled_at_round_numbers():
+    result = _build("sinusoidal-heatmap", seq_len=131_072, d_model=4096, base=500_000.0)
+    axis = result.figure.layout.xaxis
+    assert axis.type == "category" and list(axis.tickvals) == list(range(0, 4096, 512))
+    assert set(axis.tickvals) <= set(np.asarray(result.figure.data[0].x).tolist())  # each a channel drawn
+    assert list(axis.ticktext) == [f"{tick:,}" for tick in range(0, 4096, 512)]
+    assert _build("sinusoidal-heatmap").figure.layout.xaxis.tickvals is None  # all 128 channels: a plain axis
