@@ -1,51 +1,70 @@
-"""RoPE: rotation angles, wavelengths, one pair's turn, the relative property, the long-term decay, layouts."""
+"""RoPE: one pair's turn, the rotation angles and wavelengths, the relative property, the long-term decay, layouts."""
 
 import streamlit as st
 
+from figures.rope.frequencies import pair_turn, rotary_dim
 from ui import controls, show
 from ui.router import ensure_app_router
-from ui.sections import show_sections
+from ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 
 st.title("🌀 RoPE: rotary position embedding")
 st.markdown(
     "RoPE does not add a position vector: it **rotates** the query and the key. The channels of a head form "
-    "d/2 pairs, and pair i is turned by the angle m·θᵢ at position m, with θᵢ falling geometrically from 1 "
-    "radian per token to about 1/base. Since rotating q by m·θᵢ and k by n·θᵢ leaves an angle of (m − n)·θᵢ "
-    "between them, the attention score depends on the distance m − n only. Models differ in the base, in "
-    "which channels form a pair (*layout*) and in how many channels rotate at all (*partial rotary*); a "
-    "model preset (sidebar) sets all of them. Context-extension variants have their own page."
+    "d/2 pairs, and pair i is turned by the angle m·θᵢ at position m (the rotation R(m) below), with θᵢ falling "
+    "geometrically from 1 radian per token to about 1/base. Since rotating q by m·θᵢ and k by n·θᵢ leaves an angle "
+    "of (m − n)·θᵢ between them, the attention score depends on the distance m − n only. Models differ in the base, "
+    "in which channels form a pair (*layout*) and in how many channels rotate at all (*partial rotary*); a model "
+    "preset (sidebar) sets all of them. Context-extension variants have their own page."
 )
-st.latex(
-    r"\theta_i = \mathrm{base}^{-2i/d},\qquad "
-    r"R(m)\begin{pmatrix}x_a\\ x_b\end{pmatrix} = "
-    r"\begin{pmatrix}\cos m\theta_i & -\sin m\theta_i\\ \sin m\theta_i & \cos m\theta_i\end{pmatrix}"
-    r"\begin{pmatrix}x_a\\ x_b\end{pmatrix}"
+FORMULAS = (  # two columns: side by side on a screen, one formula a line on a phone
+    (r"\theta_i = \mathrm{base}^{-2i/d}", r"(R(m)\,q)^\top (R(n)\,k) = q^\top R(n-m)\,k"),
+    (r"R(m) = \begin{pmatrix}\cos m\theta_i & -\sin m\theta_i\\ \sin m\theta_i & \cos m\theta_i\end{pmatrix}",),
 )
-st.latex(r"(R(m)\,q)^\top (R(n)\,k) = q^\top R(n-m)\,k \quad\text{depends on } m-n \text{ only}")
+for column, formulas in zip(st.columns(2), FORMULAS, strict=True):
+    with column:
+        for formula in formulas:
+            st.latex(formula)
 
 params = controls.controls(["head_dim", "base", "partial_rotary_factor", "rope_layout"], columns=4)
-params.update(controls.controls(["seq_len", "view", "start"], columns=3))
-st.caption(
-    "d = int(head_dim · partial_rotary_factor) channels rotate; the rest pass through. View: *overview* draws "
-    "evenly spaced exact positions over 0..L-1; *window* draws every position from start."
-)
-
-
-def channels() -> None:
-    show.figure("rope-channels", params)
-
-
-def angles() -> None:
-    show.figure("rope-angles", params)
-    show.figure("rope-wavelengths", params)
+length, where = st.columns([1, 3])
+with length:
+    params["seq_len"] = controls.control("seq_len")
+WINDOWED = st.query_params.get("view") == "window"  # a link to a window opens its settings
+with where, st.expander("Positions drawn: an overview of 0..L−1, or a window", expanded=WINDOWED):
+    params |= controls.controls(["view", "start"], columns=2, chosen=params)
+    st.caption("*Overview*: evenly spaced exact positions over 0..L−1; *window*: every position from start (512).")
+st.caption("d = int(head_dim · partial_rotary_factor) channels rotate; the rest pass through.")
 
 
 def one_pair() -> None:
     with st.columns(2)[0]:
         params["pair"] = controls.control("pair", chosen=params)
     show.figure("rope-pair-rotation", params)
+    theta, degrees, wavelength = pair_turn(params)
+    what_to_notice(
+        f"Each token turns pair {params['pair']} by the same angle θ = {theta:.4g} rad ({degrees:.4g}°), "
+        "anticlockwise: the labelled positions step around the circle in order, and after λ = "
+        f"{wavelength:,.4g} tokens the point is back where it started (the dotted lines below).",
+        "cos and sin against the position are two waves of wavelength λ, a quarter period apart: the rotation "
+        "R(m) of the formula, read off one pair.",
+        f"Pair 0 turns 1 rad per token; the last, pair {rotary_dim(params) // 2 - 1}, about 1/base: move the slider "
+        "to see a slow pair barely turn.",
+    )
+
+
+def angles() -> None:
+    show.figure("rope-angles", params)
+    result = show.figure("rope-wavelengths", params)
+    slow = int((result.data["wavelength"] > params["seq_len"]).sum()) if result is not None else 0
+    what_to_notice(
+        "The angle map: the bottom rows (small i, fast pairs) wrap around many times, the top rows barely move. "
+        "Where the caption says the overview aliases, the fast rows look random: the window view shows them turn.",
+        f"The wavelength plot: {slow} of {rotary_dim(params) // 2} pairs lie above the context line L = "
+        f"{params['seq_len']:,}. They never complete a turn within the context, so their angle is unique for every "
+        f"position; a larger base than {params['base']:g} moves more pairs above the line.",
+    )
 
 
 def relative_property() -> None:
@@ -53,33 +72,46 @@ def relative_property() -> None:
         params["qk_seed"] = controls.control("qk_seed")
     show.figure("rope-scores", params)
     show.figure("rope-relative-profile", params)
+    what_to_notice(
+        f"The score matrix of seed {params['qk_seed']}'s q and k has one colour along every diagonal m − n = "
+        "constant: the score depends on the distance only.",
+        "The profile curves, read off the matrix from different key positions, lie on top of each other (the "
+        "difference under them is float rounding, larger with float32 angles at large positions).",
+    )
+
+
+def decay() -> None:
+    show.figure("rope-decay", params)
+    what_to_notice(
+        f"The bound falls with distance (RoFormer's long-term decay) for base {params['base']:g} over "
+        f"d = {rotary_dim(params)} rotary channels: far tokens can score less. It bounds the score; the score "
+        "itself oscillates (see the relative property).",
+    )
+
+
+def channels() -> None:
+    show.figure("rope-channels", params)
+    d = rotary_dim(params)
+    what_to_notice(
+        f"Layout {params['rope_layout']}: "
+        + (
+            f"channel j rotates with channel j + {d // 2}, so the colours repeat twice."
+            if params["rope_layout"] == "half"
+            else "channels 2i and 2i+1 rotate together, so neighbours share a colour."
+        )
+        + " The same weights run with the other layout rotate the wrong channels together.",
+        f"Channels {d}–{params['head_dim'] - 1} pass through unrotated: they carry no position at all."
+        if d < params["head_dim"]
+        else f"All {d} channels rotate (partial rotary factor 1); GPT-NeoX-20B rotates only a quarter of them.",
+    )
 
 
 show_sections(
     {
-        "Which channels rotate together": channels,
-        "Rotation angles and wavelengths": angles,
         "One pair turning": one_pair,
+        "Rotation angles and wavelengths": angles,
         "The relative property": relative_property,
-        "Long-term decay": lambda: show.figure("rope-decay", params),
+        "Long-term decay": decay,
+        "Which channels rotate together": channels,
     }
-)
-
-st.markdown(
-    "**What to notice**\n"
-    "- The channel map: *half* pairs channel j with j + d/2, *interleaved* pairs 2i with 2i+1. The same weights "
-    "run with the other layout rotate the wrong channels together. With partial rotary (GPT-NeoX-20B: 0.25) most "
-    "channels carry no position at all.\n"
-    "- The angle map: the bottom rows (small i, fast pairs) wrap around many times, the top rows barely move. In "
-    "an overview of a long context the fast rows look random: those pairs turn more than half a turn between the "
-    "positions drawn (the window view shows them).\n"
-    "- The wavelength plot: pairs above the context line never complete a turn within the context, so their "
-    "angle is unique for every position; a larger base (Llama 3: 500000) moves more pairs above the line.\n"
-    "- The rotation plot: each token moves the point by the same angle θᵢ around the unit circle; cos and sin "
-    "against the position are two waves of wavelength λᵢ.\n"
-    "- The score matrix is constant along every diagonal, and the profile curves from different key positions "
-    "lie on top of each other: the score depends on m − n only (up to float32 rounding at large positions, "
-    "quoted under the profile).\n"
-    "- The decay curve falls with distance (RoFormer's long-term decay): the upper bound on the score shrinks "
-    "for far tokens. It bounds the score; the score itself oscillates (see the profile above)."
 )

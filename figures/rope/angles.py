@@ -17,7 +17,7 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from figures.common import as_array, heatmap
+from figures.common import LEGEND_BELOW, as_array, heatmap
 from figures.registry import FigureResult, register
 from figures.rope.frequencies import TWO_PI, aliasing_note, describe, rotary_inv_freq
 from figures.shown import shown_positions
@@ -57,7 +57,7 @@ def angle_heatmap(p: Mapping[str, Any]) -> FigureResult:
         zmin=0.0,
         zmax=TWO_PI,
     )
-    fig.update_traces(colorbar=ANGLE_TICKS)
+    fig.update_traces(colorbar={**ANGLE_TICKS, "title": {"text": "angle"}, "thickness": 14})  # narrow: room on a phone
     fig.update_layout(height=480)
     alias = aliasing_note(positions, rope.wavelengths(inv_freq))
     notes = (position_note, *([alias] if alias else ()))
@@ -105,7 +105,9 @@ def wavelength_curve(p: Mapping[str, Any]) -> FigureResult:
     )
     fig.update_yaxes(type="log", title_text="wavelength λ_i = 2π/θ_i (tokens)")
     fig.update_xaxes(title_text="pair index i")
-    fig.update_layout(title=f"RoPE wavelength per pair, {describe(p)}", height=420, hovermode="closest")
+    fig.update_layout(
+        title=f"RoPE wavelength per pair, {describe(p)}", height=440, hovermode="closest", legend=LEGEND_BELOW
+    )
     if slow.any():
         first = int(pairs[slow][0])
         note = (

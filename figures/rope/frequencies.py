@@ -31,6 +31,12 @@ def rotary_inv_freq(p: Mapping[str, Any], dtype: torch.dtype = torch.float32) ->
     return inv_freq
 
 
+def pair_turn(p: Mapping[str, Any]) -> tuple[float, float, float]:
+    """(θ_i in rad per token, the same in degrees, λ_i = 2π/θ_i in tokens) of pair ``p["pair"]``, on the cpu."""
+    theta = float(rotary_inv_freq({**p, "device": "cpu"})[p["pair"]])  # float32, as the figure
+    return theta, math.degrees(theta), TWO_PI / theta
+
+
 def describe(p: Mapping[str, Any], *, length: bool = True) -> str:
     """'head_dim=96, rotary d=24 (×0.25), base=10000, L=2,048' for titles (×: partial_rotary_factor)."""
     text = f"head_dim={p['head_dim']}"

@@ -7,7 +7,7 @@ from typing import Any
 
 import torch
 
-from figures.common import as_array, heatmap, lines, sampled_note
+from figures.common import LEGEND_BELOW, as_array, heatmap, lines, sampled_note
 from figures.registry import FigureResult, register
 from figures.rope.frequencies import describe, rotary_inv_freq
 from figures.shown import shown_positions
@@ -126,7 +126,7 @@ def relative_profile(p: Mapping[str, Any]) -> FigureResult:
     )
     for trace, dash in zip(fig.data, DASHES, strict=False):
         trace.line.dash = dash
-    fig.update_layout(height=420, legend={"title": {"text": "one point per diagonal from"}})
+    fig.update_layout(height=460, legend={**LEGEND_BELOW, "title": {"text": "one point per diagonal from"}})
     last = int(anchors[-1] + distances[-1])
     notes = [
         f"Each curve reads one point off every diagonal m − n of the full matrix; the curves coincide: largest "

@@ -1,27 +1,117 @@
-"""RoPE: one frequency pair turning. The point (cos mθ_i, sin mθ_i) on the unit circle, and the same two
-coordinates against the position m (cos/sin from the core, in float32 as HF computes them)."""
+"""RoPE: one frequency pair turning. The point (cos mθ_i, sin mθ_i) on the unit circle over the pair's first turn,
+where the order of the positions can be read, and the same two coordinates against the position m over its first few
+turns (cos/sin from the core, in float32 as HF computes them)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import plotly.graph_objects as go
 import torch
 from plotly.subplots import make_subplots
 
-from figures.common import as_array
+from figures.common import LEGEND_BELOW, as_array
 from figures.registry import FigureResult, register
-from figures.rope.frequencies import TWO_PI, aliasing_note, describe, rotary_inv_freq
-from figures.shown import shown_positions
+from figures.rope.frequencies import TWO_PI, describe, rotary_inv_freq
 from figures.theme import COLORWAY, SEQUENTIAL_SCALE
 from posenc_core import rope, sampling
 
-ROTATION_POSITIONS = sampling.MAX_CELLS_PER_AXIS  # points on the circle and on each curve
+ROTATION_POSITIONS = sampling.MAX_CELLS_PER_AXIS  # positions in a window (the page's other figures draw as many)
 
 
-TURNS_IN_VIEW = 4  # the cos/sin panel opens on the first 4 turns (all positions are in the figure: zoom out)
+CIRCLE_TURNS = 1  # the circle draws the pair's first turn from the first position in view (no point hides another)
+
+
+TURNS = 3  # the waves draw its first 3 turns
+
+
+TURN_POINTS = sampling.MAX_CURVE_POINTS // 2  # at most this many positions per curve (every one when they fit)
+
+
+MARKED_UP_TO = 128  # curves of at most this many positions mark each position
+
+
+LABEL_GAP = math.radians(30)  # the positions labelled on the circle are at least 30° apart
+
+
+LABEL_RADIUS = 1.08  # labels sit just outside the circle, pushed outward by their text position
+
+
+def view_range(p: Mapping[str, Any]) -> tuple[int, int]:
+    """The first and last position in view: a window of ROTATION_POSITIONS from ``start``, or 0 .. seq_len - 1."""
+    length = p["seq_len"]
+    if p["view"] != "window":
+        return 0, length - 1
+    if p["start"] >= length:
+        raise ValueError(f"start must be < seq_len={length:,} in the window view (got {p['start']:,})")
+    return p["start"], min(p["start"] + ROTATION_POSITIONS, length) - 1
+
+
+def turn_positions(
+    p: Mapping[str, Any], wavelength: float, turns: int, *, closed: bool = True
+) -> tuple[torch.Tensor, str]:
+    """The positions drawn: from the first position in view, every position over the pair's first ``turns`` turns
+    (with the one that completes them when ``closed``; without it, no point lands on the first one), or over the whole
+    view when it is shorter; evenly spaced exact positions when more than TURN_POINTS (a slow pair over a long
+    context). (positions, note)."""
+    first, last_in_view = view_range(p)
+    last = min(last_in_view, first + math.ceil(turns * wavelength) - (0 if closed else 1))
+    count = last - first + 1
+    first_turns = f"the first {turns} turns" if turns > 1 else "the first turn"
+    reach = f"{first_turns} (λ_i = {wavelength:,.4g} tokens)" if last < last_in_view else "the whole view"
+    if count <= TURN_POINTS:
+        return torch.arange(first, last + 1), f"every position from {first:,} to {last:,}: {reach}"
+    positions = first + sampling.sampled_positions(count, TURN_POINTS)
+    return positions, f"positions {first:,} to {last:,}, {reach}: " + (
+        f"{positions.numel():,} evenly spaced of {count:,} (exact values; at most "
+        f"{TWO_PI / wavelength * float(positions.diff().max()):.2g} rad apart)"
+    )
+
+
+def labelled(positions: torch.Tensor, theta: float) -> np.ndarray:
+    """Indices of the positions labelled on the circle: the first, then one every LABEL_GAP of angle within the
+    first turn (every position of a fast pair), or the first and the last when the whole arc is shorter."""
+    angle = (positions - positions[0]).double() * theta  # turned since the first position
+    chosen, next_angle = [], 0.0
+    for index, value in enumerate(angle.tolist()):
+        if value > TWO_PI - LABEL_GAP:
+            break
+        if value >= next_angle:
+            chosen.append(index)
+            next_angle = value + LABEL_GAP
+    if len(chosen) == 1 and positions.numel() > 1:
+        chosen.append(positions.numel() - 1)
+    return np.asarray(chosen)
+
+
+@dataclass(frozen=True)
+class PairTurn:
+    """One pair over the positions drawn: its angle per token, wavelength, the positions and cos, sin there."""
+
+    pair: int
+    theta: float
+    wavelength: float
+    positions: torch.Tensor
+    note: str
+    cos: np.ndarray
+    sin: np.ndarray
+
+
+def turn_of(p: Mapping[str, Any], turns: int, *, closed: bool = True) -> PairTurn:
+    inv_freq, pair = rotary_inv_freq(p), p["pair"]
+    if pair >= inv_freq.numel():
+        raise ValueError(
+            f"pair must be < d/2 = {inv_freq.numel()}, the number of rotary pairs for {describe(p, length=False)} "
+            f"(got {pair})"
+        )
+    theta, wavelength = float(inv_freq[pair]), float(rope.wavelengths(inv_freq)[pair])
+    positions, note = turn_positions(p, wavelength, turns, closed=closed)
+    cos, sin = rope.cos_sin(positions, inv_freq[pair : pair + 1], device=p["device"])  # (P, 2): both columns θ_i
+    return PairTurn(pair, theta, wavelength, positions, note, as_array(cos[:, 0]), as_array(sin[:, 0]))
 
 
 @register(
@@ -31,78 +121,104 @@ TURNS_IN_VIEW = 4  # the cos/sin panel opens on the first 4 turns (all positions
     params=("seq_len", "head_dim", "base", "partial_rotary_factor", "pair", "view", "start"),
 )
 def pair_rotation(p: Mapping[str, Any]) -> FigureResult:
-    inv_freq, pair = rotary_inv_freq(p), p["pair"]
-    if pair >= inv_freq.numel():
-        raise ValueError(
-            f"pair must be < d/2 = {inv_freq.numel()}, the number of rotary pairs for {describe(p, length=False)} "
-            f"(got {pair})"
-        )
-    positions, position_note = shown_positions(p, p["seq_len"], ROTATION_POSITIONS)
-    cos, sin = rope.cos_sin(positions, inv_freq[pair : pair + 1], device=p["device"])  # (P, 2): both columns θ_i
-    cos, sin, x = as_array(cos[:, 0]), as_array(sin[:, 0]), as_array(positions)
-    theta, wavelength = float(inv_freq[pair]), float(rope.wavelengths(inv_freq)[pair])
-    sampled = sampling.is_sampled(positions)
-    fig = make_subplots(
-        rows=1,
-        cols=2,
-        column_widths=[0.42, 0.58],
-        horizontal_spacing=0.16,
-        subplot_titles=["on the unit circle", "against the position"],
+    circle, waves = turn_of(p, CIRCLE_TURNS, closed=False), turn_of(p, TURNS)
+    fig = make_subplots(  # one above the other: a phone has no room for the circle beside the waves
+        rows=2,
+        cols=1,
+        row_heights=[0.58, 0.42],
+        vertical_spacing=0.2,
+        subplot_titles=("on the unit circle: the first turn", f"against the position: the first {TURNS} turns"),
     )
-    first, last = int(positions[0]), int(positions[-1])
-    stride = sampling.sampling_stride(positions)
-    aliased = sampled and sampling.aliases(stride, wavelength)
-    zoomed = last - first > TURNS_IN_VIEW * wavelength and not aliased
-    circle = np.linspace(0.0, TWO_PI, 241)
-    fig.add_scatter(
-        x=np.cos(circle), y=np.sin(circle), mode="lines", line={"color": "#bbb"}, hoverinfo="skip", showlegend=False
-    )
-    fig.add_scatter(
-        x=cos,
-        y=sin,
-        mode="markers" if sampled else "lines+markers",
-        line={"color": "rgba(120,120,120,0.35)"},
-        marker={
-            "color": x,
-            "colorscale": SEQUENTIAL_SCALE,
-            "size": 6,
-            "colorbar": {"title": {"text": "position m"}, "x": 0.36, "len": 0.9},
-        },
-        hovertemplate="position m %{marker.color:,}<br>cos mθ_i %{x:.5f}<br>sin mθ_i %{y:.5f}<extra></extra>",
-        showlegend=False,
-    )
-    fig.add_annotation(x=cos[0], y=sin[0], text=f"m = {int(positions[0]):,}", showarrow=True, ax=30, ay=-30)
-    for name, values, color in (("cos mθ_i", cos, COLORWAY[0]), ("sin mθ_i", sin, COLORWAY[1])):
+    _draw_circle(fig, circle)
+    x, marked = as_array(waves.positions), waves.positions.numel() <= MARKED_UP_TO
+    for name, values, color in (("cos mθ_i", waves.cos, COLORWAY[0]), ("sin mθ_i", waves.sin, COLORWAY[1])):
         fig.add_scatter(
             x=x,
             y=values,
-            mode="markers" if aliased else "lines",
+            mode="lines+markers" if marked else "lines",
             name=name,
             line={"color": color},
-            marker={"color": color, "size": 3},
-            row=1,
-            col=2,
+            marker={"color": color, "size": 4},
             hovertemplate=f"position m %{{x:,}}<br>{name} %{{y:.5f}}<extra></extra>",
+            row=2,
+            col=1,
         )
-    fig.update_xaxes(title_text="cos(m·θ_i)", range=[-1.2, 1.2], row=1, col=1)
-    fig.update_yaxes(title_text="sin(m·θ_i)", range=[-1.2, 1.2], scaleanchor="x", scaleratio=1, row=1, col=1)
-    fig.update_xaxes(title_text="position m (tokens)", row=1, col=2)
-    if zoomed:
-        fig.update_xaxes(range=[first, first + TURNS_IN_VIEW * wavelength], row=1, col=2)
-        fig.layout.annotations[1].text = f"against the position: first {TURNS_IN_VIEW} turns (zoom out for all)"
-    fig.update_yaxes(range=[-1.1, 1.1], row=1, col=2)
-    fig.update_layout(
-        title=f"Pair i={pair}: θ_i={theta:.4g} rad/token, λ_i={wavelength:,.4g} tokens, {describe(p, length=False)}",
-        height=460,
-        legend={"x": 1.02, "y": 1.0, "xanchor": "left"},
+    for count in range(1, TURNS + 1):  # every full turn, λ_i apart
+        if x[0] + count * waves.wavelength <= x[-1]:
+            fig.add_vline(x=float(x[0] + count * waves.wavelength), line={"color": "#999", "dash": "dot"}, row=2, col=1)
+    fig.update_xaxes(title_text="position m (tokens)", row=2, col=1)
+    fig.update_yaxes(range=[-1.1, 1.1], row=2, col=1)
+    fig.update_layout(  # three short lines: a phone shows about 45 characters of a title
+        title=f"Pair i={circle.pair} turning<br>θ_i={circle.theta:.4g} rad/token, λ_i={circle.wavelength:,.4g} "
+        f"tokens<br>{describe(p, length=False)}",
+        height=820,
+        margin={"t": 135},
+        legend={**LEGEND_BELOW, "y": -0.1},  # under the waves' axis title (LEGEND_BELOW's -0.25 is for one row)
     )
-    turns = (last - first) * theta / TWO_PI
-    notes = [
-        position_note,
-        f"From position {first:,} to {last:,} pair {pair} turns {turns:,.4g} times "
-        f"({math.degrees(theta):.4g}° per token).",
-    ]
-    alias = aliasing_note(positions, torch.tensor([wavelength]), first_pair=pair)
-    if alias:
-        notes.append(alias)
-    return FigureResult(fig, {"positions": x, "cos": cos, "sin": sin}, tuple(notes))
+    first, last = view_range(p)
+    notes = (
+        f"circle: {circle.note}; waves: {waves.note}; the dotted lines mark every full turn",
+        f"Over the positions in view, {first:,} to {last:,}, pair {circle.pair} turns "
+        f"{(last - first) * circle.theta / TWO_PI:,.4g} times ({math.degrees(circle.theta):.4g}° per token, "
+        "anticlockwise).",
+    )
+    data = {"positions": x, "cos": waves.cos, "sin": waves.sin}
+    return FigureResult(fig, data, notes)
+
+
+def _draw_circle(fig: go.Figure, turn: PairTurn) -> None:
+    """The unit circle, the pair's points coloured by position, and positions labelled in order (row 1)."""
+    x, marked = as_array(turn.positions), turn.positions.numel() <= MARKED_UP_TO
+    circle = np.linspace(0.0, TWO_PI, 241)
+    fig.add_scatter(
+        x=np.cos(circle),
+        y=np.sin(circle),
+        mode="lines",
+        line={"color": "#bbb"},
+        hoverinfo="skip",
+        showlegend=False,
+        row=1,
+        col=1,
+    )
+    fig.add_scatter(
+        x=turn.cos,
+        y=turn.sin,
+        mode="lines+markers",
+        line={"color": "rgba(120,120,120,0.35)", "width": 1},
+        marker={  # the first position larger, ringed
+            "color": x,
+            "colorscale": SEQUENTIAL_SCALE,
+            "size": [12] + [7 if marked else 4] * (len(x) - 1),
+            "line": {"color": "#222", "width": [1.5] + [0] * (len(x) - 1)},
+        },
+        name="position m",
+        hovertemplate="position m %{marker.color:,}<br>cos mθ_i %{x:.5f}<br>sin mθ_i %{y:.5f}<extra></extra>",
+        showlegend=False,
+        row=1,
+        col=1,
+    )
+    shown = labelled(turn.positions, turn.theta)
+    fig.add_scatter(
+        x=LABEL_RADIUS * turn.cos[shown],
+        y=LABEL_RADIUS * turn.sin[shown],
+        mode="text",
+        text=[f"m={int(m):,}" if n == 0 else f"{int(m):,}" for n, m in enumerate(x[shown])],
+        textposition=[_outward(c, s) for c, s in zip(turn.cos[shown], turn.sin[shown], strict=True)],
+        name="positions labelled",
+        hoverinfo="skip",
+        showlegend=False,
+        row=1,
+        col=1,
+    )
+    reach = LABEL_RADIUS + 0.5  # room for a label beside the circle
+    fig.update_xaxes(title_text="cos(m·θ_i)", range=[-reach, reach], constrain="domain", row=1, col=1)
+    fig.update_yaxes(
+        title_text="sin(m·θ_i)", range=[-reach, reach], scaleanchor="x", scaleratio=1, constrain="domain", row=1, col=1
+    )
+
+
+def _outward(cos: float, sin: float) -> str:
+    """A label's text position pointing away from the circle's centre."""
+    vertical = "top" if sin > 0.5 else "bottom" if sin < -0.5 else "middle"
+    horizontal = "right" if cos > 0.5 else "left" if cos < -0.5 else "center"
+    return f"{vertical} {horizontal}"

@@ -86,17 +86,51 @@ def test_wavelengths_equal_the_core_and_the_slow_pairs_are_those_above_the_conte
 
 def test_pair_rotation_draws_the_cores_cos_sin_on_the_unit_circle():
     result, params = _build("rope-pair-rotation", pair=5, view="window", start=300)
-    _circle, points, cos_curve, sin_curve = result.figure.data
-    positions = torch.arange(300, 812)
+    _circle, points, labels, cos_curve, sin_curve = result.figure.data
+    wavelength = float(rope.wavelengths(_inv_freq(params))[5])
+    positions = torch.arange(300, 300 + math.ceil(wavelength))  # the first turn from the window's start
     cos, sin = rope.cos_sin(positions, _inv_freq(params)[5:6])
     np.testing.assert_allclose(points.x, cos[:, 0].numpy(), atol=1e-6)
     np.testing.assert_allclose(points.y, sin[:, 0].numpy(), atol=1e-6)
-    assert np.asarray(cos_curve.x).tolist() == positions.tolist()
-    np.testing.assert_array_equal(cos_curve.y, points.x)
-    np.testing.assert_array_equal(sin_curve.y, points.y)
     np.testing.assert_allclose(np.hypot(points.x, points.y), 1.0, atol=1e-6)
     assert np.asarray(points.marker.color).tolist() == positions.tolist()
-    assert "Pair i=5" in result.figure.layout.title.text
+    assert labels.text[0] == "m=300" and "Pair i=5" in result.figure.layout.title.text
+    assert np.asarray(cos_curve.x).tolist() == list(range(300, 300 + math.ceil(3 * wavelength) + 1))
+    np.testing.assert_array_equal(cos_curve.y[: len(points.x)], points.x)
+    np.testing.assert_array_equal(sin_curve.y[: len(points.y)], points.y)
+
+
+def _circle_and_waves(result):
+    _, points, labels, cos_curve, _ = result.figure.data
+    return points, labels, cos_curve
+
+
+def test_the_circle_shows_the_order_of_the_first_positions_and_the_waves_every_position():
+    """At the page's defaults (pair 8 turns 51 times over 1,024 positions): the circle holds the first turn only,
+    its labels step around it in order from m=0, and the waves draw every position of the first three turns."""
+    result, params = _build("rope-pair-rotation")
+    points, labels, waves = _circle_and_waves(result)
+    theta = float(_inv_freq(params)[8])
+    x = np.asarray(points.marker.color)
+    assert x[0] == 0 and (np.diff(x) == 1).all() and (len(x) - 1) * theta < 2 * math.pi <= len(x) * theta
+    marked = [int(text.removeprefix("m=")) for text in labels.text]
+    assert labels.text[0] == "m=0" and marked == sorted(marked) and len(marked) >= 6
+    angles = np.unwrap(np.arctan2(np.asarray(labels.y), np.asarray(labels.x)))
+    assert (np.diff(angles) > math.radians(29)).all()  # anticlockwise, labels at least 30° apart
+    assert np.asarray(waves.x).tolist() == list(range(61))  # three turns of λ = 19.87, no position skipped
+    assert [shape.x0 for shape in result.figure.layout.shapes] == pytest.approx([19.87 * n for n in (1, 2, 3)], 1e-3)
+    assert "circle: every position from 0 to 19: the first turn" in result.notes[0]
+    assert "waves: every position from 0 to 60: the first 3 turns" in result.notes[0]
+    assert "51.49 times" in result.notes[1]
+
+
+def test_a_slow_pair_over_a_long_context_samples_its_turns_finely():
+    result, _ = _build("rope-pair-rotation", seq_len=131_072, base=500_000.0, pair=40)
+    x = np.asarray(_circle_and_waves(result)[2].x)
+    assert len(x) == 2048 and x[0] == 0 and np.diff(x).max() <= 35  # 3 turns of λ ≈ 23,000 tokens
+    assert "2,048 evenly spaced of" in result.notes[0]
+    slowest, _ = _build("rope-pair-rotation", pair=63)  # λ far beyond L: the whole view, its first and last labelled
+    assert _circle_and_waves(slowest)[1].text == ("m=0", "1,023") and "the whole view" in slowest.notes[0]
 
 
 def test_channel_map_shows_the_layout_and_the_pass_through_channels():
@@ -176,6 +210,7 @@ def test_a_long_decay_curve_keeps_every_short_distance_and_samples_the_rest():
     ("figure_id", "overrides", "argument"),
     [
         ("rope-pair-rotation", {"pair": 12, **NEOX}, "pair"),
+        ("rope-pair-rotation", {"view": "window", "start": 5000, "seq_len": 4096}, "start"),
         ("rope-angles", {"head_dim": 90, "partial_rotary_factor": 0.3}, "partial_rotary_factor"),
         ("rope-scores", {"view": "window", "start": 5000, "seq_len": 4096}, "start"),
         ("rope-angles", {"view": "window", "start": 5000, "seq_len": 4096}, "start"),

@@ -2,7 +2,14 @@ import pytest
 
 from tests.pages.conftest import assert_healthy, chart_specs, control, open_page, payload_bytes, titles, warning_text
 
-FIGURES = ("channels", "angles", "wavelengths", "rotation", "scores", "profile", "decay")
+FIGURES = ("rotation", "angles", "wavelengths", "scores", "profile", "decay", "channels")
+SECTIONS = (
+    "One pair turning",
+    "Rotation angles and wavelengths",
+    "The relative property",
+    "Long-term decay",
+    "Which channels rotate together",
+)
 
 
 def _titles(at) -> dict[str, str]:
@@ -18,7 +25,7 @@ def test_page_runs_and_shows_every_figure_within_the_budget():
     assert payload_bytes(at) < 3_000_000
     captions = " ".join(caption.value for caption in at.caption)
     assert "sampled" in captions and "coincide" in captions
-    assert any("What to notice" in block.value for block in at.markdown)
+    assert sum("What to notice" in block.value for block in at.markdown) == len(SECTIONS)
 
 
 def test_each_main_control_changes_what_is_shown():
@@ -39,11 +46,11 @@ def test_each_main_control_changes_what_is_shown():
         after = _titles(at)[figure]
         assert after != before and expected in after, (key, after)
         assert at.query_params[key] == (f"{value:.10g}" if isinstance(value, float) else str(value))
-    overview = chart_specs(at)[1]["data"][0]["x"]
+    overview = chart_specs(at)[FIGURES.index("angles")]["data"][0]["x"]
     at.selectbox(key="view").set_value("window").run()
     control(at, "start").set_value(4000).run()
     assert_healthy(at)
-    assert chart_specs(at)[1]["data"][0]["x"] != overview
+    assert chart_specs(at)[FIGURES.index("angles")]["data"][0]["x"] != overview
     assert any("every position from 4,000" in caption.value for caption in at.caption)
 
 
@@ -79,7 +86,7 @@ def test_a_pair_past_the_rotary_pairs_moves_to_the_last_one_and_says_why():
     assert_healthy(at)
     assert at.slider(key="pair").value == 11 and at.slider(key="pair").max == 11
     assert "rotary dim 24 has 12 pairs" in warning_text(at)
-    assert len(chart_specs(at)) == 7 and "Pair i=11" in _titles(at)["rotation"]
+    assert len(chart_specs(at)) == len(FIGURES) and "Pair i=11" in _titles(at)["rotation"]
 
 
 @pytest.mark.parametrize(
@@ -103,5 +110,40 @@ def test_a_preset_sets_the_pages_parameters(preset, expected):
 def test_the_largest_parameters_stay_under_three_megabytes():
     at = open_page("rope", {"seq_len": "1048576", "head_dim": "512", "base": "1000000000000", "pair": "255"})
     assert_healthy(at)
-    assert len(chart_specs(at)) == 7
+    assert len(chart_specs(at)) == len(FIGURES)
     assert payload_bytes(at) < 3_000_000
+
+
+def test_the_page_opens_on_one_pair_turning_and_its_ranges_follow_the_model():
+    at = open_page("rope", section=None)
+    assert_healthy(at)
+    assert at.tabs[0].label == "One pair turning"
+    assert [title.split("<br>")[0] for title in titles(at)] == ["Pair i=8 turning"]
+    neox = open_page("rope", {"preset": "gpt-neox-20b"}, section=None)  # rotary dim 24: 12 pairs
+    assert neox.slider(key="pair").max == 11
+    window = open_page("rope", {"seq_len": "2000", "view": "window"}, section=None)
+    assert control(window, "start").max == 1999
+
+
+def _notice(at) -> str:
+    (notice,) = [block.value for block in at.markdown if "What to notice" in block.value]
+    return notice
+
+
+def test_each_section_has_its_own_notes_that_follow_the_controls():
+    notes = {label: _notice(open_page("rope", section=label)) for label in SECTIONS}
+    assert len(set(notes.values())) == len(SECTIONS)
+    assert "pair 8 by the same angle θ = 0.3162 rad (18.12°)" in notes["One pair turning"]
+    assert "score matrix" not in notes["One pair turning"]
+    assert "28 of 64 pairs lie above the context line L = 1,024" in notes["Rotation angles and wavelengths"]
+    assert "seed 0" in notes["The relative property"] and "base 10000" in notes["Long-term decay"]
+    assert "Layout half: channel j rotates with channel j + 64" in notes["Which channels rotate together"]
+    changed = {
+        "One pair turning": ({"pair": "0"}, "pair 0 by the same angle θ = 1 rad (57.3°)"),
+        "Rotation angles and wavelengths": ({"base": "500000"}, "a larger base than 500000"),
+        "The relative property": ({"qk_seed": "7"}, "seed 7"),
+        "Long-term decay": ({"head_dim": "64"}, "d = 64 rotary channels"),
+        "Which channels rotate together": ({"preset": "gpt-neox-20b"}, "Channels 24–95 pass through"),
+    }
+    for label, (query, expected) in changed.items():
+        assert expected in _notice(open_page("rope", query, section=label)), label
