@@ -28,6 +28,33 @@ register_param(
 )
 
 
+def example_pair(sentence_a: str, sentence_b: str) -> tuple[str, str, tuple[int, int], tuple[int, int]] | None:
+    """Two words to quote, each once in each sentence, the first of them moved: (query word, key word, their
+    positions in A, their positions in B); None when the sentences have no such words."""
+    words_a, words_b = sentence_a.lower().split(), sentence_b.lower().split()
+    once = [w for w in dict.fromkeys(words_a) if words_a.count(w) == 1 and words_b.count(w) == 1]
+    moved = [w for w in once if words_a.index(w) != words_b.index(w)]
+    if not moved or len(once) < 2:
+        return None
+    query = moved[0]
+    key = next(w for w in [*moved[1:], *once] if w != query)
+    originals_a = sentence_a.split()
+    return (
+        originals_a[words_a.index(query)],
+        originals_a[words_a.index(key)],
+        (words_a.index(query), words_a.index(key)),
+        (words_b.index(query), words_b.index(key)),
+    )
+
+
+def in_order_of(tokens_a: list[str], tokens_b: list[str]) -> list[int]:
+    """For each word of A, the position of the same word in B (a repeated word matched in order of occurrence)."""
+    remaining: dict[str, list[int]] = {}
+    for index, token in enumerate(tokens_b):
+        remaining.setdefault(token.lower(), []).append(index)
+    return [remaining[token.lower()].pop(0) for token in tokens_a]
+
+
 def _tokens(name: str, text: str) -> list[str]:
     tokens = text.split()
     if not 1 <= len(tokens) <= 32:
@@ -60,15 +87,17 @@ def attention_with_and_without_position(p: Mapping[str, Any]) -> FigureResult:
     fig = make_subplots(
         rows=2,
         cols=2,
-        subplot_titles=[f"{s}, {label}" for label in cases for s in ("A", "B")],
-        horizontal_spacing=0.12,
+        subplot_titles=[f"{s}, {label}" for label in ("no PE", "with PE") for s in ("A", "B")],
+        horizontal_spacing=0.06,
         vertical_spacing=0.16,
     )
+    order = in_order_of(tokens_a, tokens_b)  # B is drawn in A's word order: equal pictures, equal attention
+    drawn = {"A": (list(range(len(tokens_a))), tokens_a), "B": (order, tokens_b)}
     for row, results in enumerate(cases.values(), start=1):
-        for col, (tokens, result) in enumerate(zip((tokens_a, tokens_b), results, strict=True), start=1):
-            names = [f"{i}:{t}" for i, t in enumerate(tokens)]
+        for col, ((rows, tokens), result) in enumerate(zip(drawn.values(), results, strict=True), start=1):
+            names = [f"{i}:{tokens[i]}" for i in rows]
             fig.add_heatmap(
-                z=as_array(result.weights),
+                z=as_array(result.weights[rows][:, rows]),
                 x=names,
                 y=names,
                 row=row,
@@ -76,17 +105,45 @@ def attention_with_and_without_position(p: Mapping[str, Any]) -> FigureResult:
                 coloraxis="coloraxis",
                 hovertemplate="query %{y}<br>key %{x}<br>weight %{z:.4f}<extra></extra>",
             )
-            fig.update_yaxes(autorange="reversed", title_text="query token", row=row, col=col)
-            fig.update_xaxes(title_text="key token", row=row, col=col)
+            # A's query words on the left, B's on the right: neither label column runs into the other heatmap
+            fig.update_yaxes(autorange="reversed", side="left" if col == 1 else "right", row=row, col=col)
+            fig.update_xaxes(title_text="key" if row == 2 else None, row=row, col=col)
+    fig.update_yaxes(title_text="query", row=1, col=1)
+    fig.update_yaxes(title_text="query", row=2, col=1)
+    colorbar = {
+        "title": {"text": "attention weight", "side": "top"},
+        "orientation": "h",
+        "x": 0.5,
+        "y": -0.2,
+        "yanchor": "top",
+        "len": 0.8,
+        "thickness": 12,
+        "nticks": 5,
+    }
     fig.update_layout(
-        title=f"Attention weights, one head, d_model={d_model}: A = {p['sentence_a']!r}, B = {p['sentence_b']!r}",
-        coloraxis={"colorscale": SEQUENTIAL_SCALE, "cmin": 0, "colorbar": {"title": {"text": "weight"}}},
-        height=760,
+        title=f"Attention weights of one head, d_model={d_model}<br>A = {p['sentence_a']!r}<br>B = {p['sentence_b']!r}",
+        coloraxis={"colorscale": SEQUENTIAL_SCALE, "cmin": 0, "colorbar": colorbar},
+        height=820,
+        margin={"t": 130, "b": 150},
     )
-    notes = (
+    notes = [
+        "B's rows and columns are drawn in A's word order (each label gives the word's position in B), so where B "
+        "attends as A does the two pictures are the same.",
         f"No PE: the largest difference between the output of a word in A and the same word in B is "
         f"{gaps['no PE']:.2e}: the same outputs, only reordered.",
         f"Sinusoidal PE added: the largest difference is {gaps['sinusoidal PE']:.3f}: word order now changes "
         f"what each word attends to.",
-    )
-    return FigureResult(fig, data, notes)
+    ]
+    example = example_pair(p["sentence_a"], p["sentence_b"])
+    if example is not None:
+        query, key, in_a, in_b = example
+        weights = {
+            label: (data[f"weights_A_{tag}"][in_a], data[f"weights_B_{tag}"][in_b])
+            for label, tag in (("without PE", "no_PE"), ("with PE", "sinusoidal_PE"))
+        }
+        notes.append(
+            f"{query!r} attends to {key!r} with weight "
+            + "; ".join(f"{a:.4f} in A and {b:.4f} in B {label}" for label, (a, b) in weights.items())
+            + "."
+        )
+    return FigureResult(fig, data, tuple(notes))

@@ -3,6 +3,7 @@ import pytest
 
 import figures  # noqa: F401
 from figures import registry
+from figures.why.attention import example_pair
 
 
 def _build(**overrides):
@@ -22,7 +23,7 @@ def test_four_heatmaps_of_attention_weights_whose_rows_sum_to_one():
 
 
 def test_notes_report_zero_gap_without_pe_and_a_gap_with_it():
-    no_pe, with_pe = _build().notes
+    _, no_pe, with_pe, _ = _build().notes
     assert float(no_pe.split("is ")[1].split(":")[0]) < 1e-5
     assert float(with_pe.split("is ")[1].split(":")[0]) > 1e-3
 
@@ -42,3 +43,23 @@ def test_without_pe_sentence_b_weights_are_a_permutation_of_a():
 def test_bad_sentences_name_the_argument(overrides, argument):
     with pytest.raises(ValueError, match=argument):
         _build(**overrides)
+
+
+def test_b_is_drawn_in_as_word_order_so_without_pe_the_two_pictures_are_the_same():
+    result = _build()
+    a_no, b_no, a_pe, b_pe = (np.asarray(trace.z) for trace in result.figure.data)
+    np.testing.assert_allclose(b_no, a_no, atol=1e-6)  # equal at a glance: attention ignores the order
+    assert np.abs(b_pe - a_pe).max() > 0.05
+    assert list(result.figure.data[1].y) == ["0:The", "5:cat", "2:sat", "3:on", "4:the", "1:mat"]  # positions in B
+    assert "drawn in A's word order" in result.notes[0]
+    assert result.notes[-1] == (
+        "'cat' attends to 'mat' with weight 0.1679 in A and 0.1679 in B without PE; 0.2477 in A and 0.1325 in B "
+        "with PE."
+    )
+
+
+def test_the_example_words_are_once_in_each_sentence_and_the_first_one_moved():
+    assert example_pair("The cat sat on the mat", "The mat sat on the cat") == ("cat", "mat", (1, 5), (5, 1))
+    assert example_pair("the dog bit the man", "the man bit the dog")[:2] == ("dog", "man")
+    assert example_pair("a b c", "a b c") is None  # nothing moved
+    assert example_pair("a a", "a a") is None

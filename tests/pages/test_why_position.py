@@ -36,3 +36,20 @@ def test_url_restores_every_parameter():
     assert at.number_input(key="embedding_dim").value == 64
     assert at.text_input(key="sentence_a").value == "a b c" and at.text_input(key="sentence_b").value == "c b a"
     assert "d_model=64" in chart_specs(at)[0]["layout"]["title"]["text"]
+
+
+def test_the_page_says_that_equivariance_needs_attention_without_a_causal_mask():
+    at = open_page("why_position")
+    text = " ".join(block.value for block in at.markdown)
+    assert "without a causal mask" in text and "NoPE" in text
+    assert any("no mask" in formula.value for formula in at.latex)
+
+
+def test_what_to_notice_quotes_the_sentences_words():
+    at = open_page("why_position")
+    (notice,) = [block.value for block in at.markdown if "What to notice" in block.value]
+    assert "*cat* attends to *mat*" in notice
+    at.text_input(key="sentence_a").set_value("the dog bit the man").run()
+    at.text_input(key="sentence_b").set_value("the man bit the dog").run()
+    (notice,) = [block.value for block in at.markdown if "What to notice" in block.value]
+    assert "*dog* attends to *man*" in notice and "cat" not in notice
