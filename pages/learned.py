@@ -3,13 +3,14 @@
 import pandas as pd
 import streamlit as st
 
+from figures.learned import notes
 from figures.learned import params as learned_params
 from figures.learned import sources as learned_sources
 from figures.learned.versus import comparison_rows
 from figures.params import defaults
 from ui import controls, show
 from ui.router import ensure_app_router
-from ui.sections import show_sections
+from ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 
@@ -18,16 +19,24 @@ st.markdown(
     "BERT and GPT-2 do not compute a position code: they learn one. A table T with one row per position (512 "
     "rows for BERT, 1024 for GPT-2) starts as small random numbers and is trained with the rest of the model; "
     "the row T[p] is added to the token embedding at position p. Nothing ties T[p] to T[p+1] except what "
-    "training put there, and there is no row for a position the table does not have. Below: a seeded random "
-    "(untrained) table, a real trained table, or one you upload."
+    "training put there, and there is no row for a position the table does not have: a longer context needs "
+    "more rows, interpolated from the trained ones or trained. Below: a seeded random (untrained) table, a real "
+    "trained table, or one you upload."
 )
 st.latex(r"x_p = e_{\mathrm{token}(p)} + T[p],\qquad T \in \mathbb{R}^{L_{\max} \times d},\qquad 0 \le p < L_{\max}")
 
 params = defaults(learned_params.TABLE_PARAMS)
-params["table_source"] = source = controls.control("table_source")
+# the built-in tables installed now (looked up on every run: one installed while the app runs appears at once)
+params["table_source"] = source = controls.control("table_source", choices=learned_params.installed_sources())
+for name, command in learned_params.missing_builtins().items():
+    st.caption(
+        f"The trained table {name} is not installed: `make install` installs it (or `.venv/bin/python -m {command}`). "
+        "It appears in this list as soon as it is installed, without restarting the app."
+    )
 ready = True
 if source == "random":
-    params |= controls.controls(["max_len", "d_model", "std", "seed"], columns=4)
+    with st.expander("Random table: rows, width, initial std, seed", expanded=False):
+        params |= controls.controls(["max_len", "d_model", "std", "seed"], columns=4)
 elif source == "upload":
     upload = st.file_uploader(
         "Position table: one 2-D array (positions x channels), or a checkpoint holding one "
@@ -54,35 +63,38 @@ elif source == "upload":
 params |= controls.controls(["seq_len", "view", "start", "similarity"], columns=4)
 
 
+def the_table() -> None:
+    result = show.figure("learned-heatmap", params)
+    if result is not None:
+        what_to_notice(*notes.table_points(params, int(result.data["table_shape"][0])))
+
+
 def alike() -> None:
     show.figure("learned-similarity", params)
-    show.figure("learned-relative", params)
+    profile = show.figure("learned-relative", params)
+    if profile is not None:
+        what_to_notice(*notes.alike_points(params, profile.data))
 
 
 def against_sinusoidal() -> None:
     compared = show.figure("learned-compare", params)
     if compared is not None:
         st.dataframe(pd.DataFrame(comparison_rows(compared)), hide_index=True, width="stretch")
+        what_to_notice(*notes.compare_points(compared.data))
+
+
+def past_the_end() -> None:
+    result = show.figure("learned-beyond", params)
+    if result is not None:
+        what_to_notice(*notes.beyond_points(params, int(result.data["table_shape"][0])))
 
 
 if ready:
     show_sections(
         {
-            "The table": lambda: show.figure("learned-heatmap", params),
+            "The table": the_table,
             "Which positions look alike": alike,
             "Learned vs sinusoidal vs no position encoding": against_sinusoidal,
-            "Past the table's end": lambda: show.figure("learned-beyond", params),
+            "Past the table's end": past_the_end,
         }
     )
-
-st.markdown(
-    "**What to notice**\n"
-    "- An untrained table is noise: each row is similar only to itself, and the similarity against the offset k "
-    "drops to about 0 at k = 1 with a wide spread over p. The sinusoidal code has the same similarity at "
-    "every p (its band is invisible).\n"
-    "- The trained all-MiniLM-L6-v2 table has learned smoothness: nearby rows are similar, and the similarity "
-    "falls off with the offset, a relative structure that nobody wrote down.\n"
-    "- Without position encoding every distance is 0: every position looks the same to attention.\n"
-    "- A table has exactly max_len rows. Set seq_len above it and the rest of the context has no encoding at "
-    "all: the model cannot run there without a longer (and trained) table."
-)

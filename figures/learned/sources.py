@@ -11,7 +11,6 @@ from typing import Any, NamedTuple
 
 import torch
 
-from figures.learned.params import BUILTINS
 from posenc_core import learned
 from posenc_core.device import resolve_device
 
@@ -72,8 +71,14 @@ def load(p: Mapping[str, Any]) -> tuple[torch.Tensor, str]:
             )
         name, table = entry
         return table.to(resolve_device(p["device"])), f"uploaded {name}"
-    if source not in BUILTINS:
-        raise ValueError(f"table_source must be one of random, upload, {', '.join(BUILTINS)} (got {source!r})")
+    if source not in learned.BUILTIN_SOURCES:
+        known = ", ".join(learned.BUILTIN_SOURCES)
+        raise ValueError(f"table_source must be one of random, upload, {known} (got {source!r})")
+    if source not in learned.builtin_tables():
+        raise ValueError(
+            f"table_source {source!r} is not installed: {learned.BUILTIN_SOURCES[source].install_command} "
+            "(make install does it); it can be chosen as soon as it is installed, without restarting the app"
+        )
     return _builtin(source).to(resolve_device(p["device"])), f"{source} (trained)"
 
 

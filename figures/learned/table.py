@@ -41,7 +41,7 @@ def table_heatmap(p: Mapping[str, Any]) -> FigureResult:
         values,
         as_array(channels).astype(np.int32),
         as_array(positions).astype(np.int64),
-        title=f"Learned table[p, j]: {described}, {shape_text(table)}, L={p['seq_len']:,}",
+        title=f"Learned table[p, j]:<br>{described}, {shape_text(table)}, L={p['seq_len']:,}",
         x_title="channel j",
         y_title="position p (tokens)",
         value_name="value",
@@ -50,7 +50,7 @@ def table_heatmap(p: Mapping[str, Any]) -> FigureResult:
         zmax=limit,
         reversed_y=True,
     )
-    fig.update_layout(height=520)
+    fig.update_layout(height=520, margin={"t": 90})  # a title of two lines: each fits a phone
     notes = [position_note]
     if float(magnitude.max()) > limit:
         notes.append(
@@ -61,6 +61,7 @@ def table_heatmap(p: Mapping[str, Any]) -> FigureResult:
         notes.append("channels: " + sampled_note(channels.numel(), width, "channels"))
     notes += [note for note in (length_note(table, p["seq_len"]),) if note]
     data = {"table": as_array(values), "positions": as_array(positions), "channels": as_array(channels)}
+    data["table_shape"] = np.asarray(table.shape, dtype=np.float32)  # (rows, channels) of the whole table
     return FigureResult(fig, data, tuple(notes))
 
 
@@ -80,7 +81,7 @@ def table_similarity(p: Mapping[str, Any]) -> FigureResult:
         sim,
         ticks,
         ticks,
-        title=f"{p['similarity']}(table[p], table[q]): {described}, {shape_text(table)}",
+        title=f"{p['similarity']}(table[p], table[q]):<br>{described}, {shape_text(table)}",
         x_title="position q (tokens)",
         y_title="position p (tokens)",
         value_name=p["similarity"],
@@ -90,7 +91,7 @@ def table_similarity(p: Mapping[str, Any]) -> FigureResult:
         zmax=1 if cosine else None,
         reversed_y=True,
     )
-    fig.update_layout(height=560)
+    fig.update_layout(height=560, margin={"t": 90})
     notes = (note, *[n for n in (length_note(table, p["seq_len"]),) if n])
     return FigureResult(fig, {"similarity": as_array(sim), "positions": as_array(positions)}, notes)
 
@@ -118,7 +119,7 @@ def offset_profile(p: Mapping[str, Any]) -> FigureResult:
     fig = lines(
         offsets,
         {f"{name}: mean over p": mean for name, (_, mean, _) in profiles.items()},
-        title=f"{kind}(table[p], table[p+k]) against k: {described}, {shape_text(table)}",
+        title=f"{kind}(table[p], table[p+k]) against k:<br>{described}, {shape_text(table)}",
         x_title="offset k (tokens)",
         y_title=f"{kind} similarity",
     )
@@ -126,7 +127,7 @@ def offset_profile(p: Mapping[str, Any]) -> FigureResult:
         trace.line.color = colour
         fill = "rgba({},{},{},0.2)".format(*(int(colour[i : i + 2], 16) for i in (1, 3, 5)))
         spread_band(fig, offsets, mean, std, name=f"{name}: ± std over p", color=fill)
-    fig.update_layout(legend=LEGEND_BELOW)
+    fig.update_layout(legend=LEGEND_BELOW, margin={"t": 90})
     spread = {name: float(std.mean()) for name, (_, _, std) in profiles.items()}
     notes = (
         f"measured on rows {first:,}..{first + rows - 1:,}: for each k, every p with p+k in that range; "

@@ -1,4 +1,4 @@
-"""A learned table against sinusoidal and no encoding, and what a table cannot do past its last row."""
+"""A learned table against sinusoidal and no encoding, and the positions past its last row, which it has no row for."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def compare_schemes(p: Mapping[str, Any]) -> FigureResult:
         rows=1,
         cols=2,
         horizontal_spacing=0.12,
-        subplot_titles=("neighbours: ‖T[p+1] − T[p]‖ (mean ± std over p)", f"far apart: ‖T[{far}] − T[0]‖"),
+        subplot_titles=("neighbours (± std)<br>‖T[p+1] − T[p]‖", f"far apart<br>‖T[{far}] − T[0]‖"),
     )
     colours = COLORWAY[: len(COMPARED)]
     fig.add_bar(
@@ -86,7 +86,9 @@ def compare_schemes(p: Mapping[str, Any]) -> FigureResult:
         col=2,
     )
     fig.update_yaxes(title_text="Euclidean distance", row=1, col=1)
-    fig.update_layout(title=f"Distances between rows: {described}, {shape_text(table)}", height=420)
+    fig.update_layout(
+        title=f"Distances between rows:<br>{described}, {shape_text(table)}", height=480, margin={"t": 150}
+    )
     notes = (
         "none: every position gets the same (zero) vector, so every distance is 0: attention cannot tell "
         "positions apart",
@@ -125,12 +127,13 @@ def beyond_the_table(p: Mapping[str, Any]) -> FigureResult:
             fillcolor="rgba(214,39,40,0.15)",
             line_width=0,
             annotation_text=f"no row for positions {rows:,}..{seq_len - 1:,}",
-            annotation_position="top left",
+            annotation_position="top right",  # inside the plot, however narrow
         )
     else:
         fig.add_vline(x=seq_len - 0.5, line_dash="dash", annotation_text=f"seq_len = {seq_len:,}")
     fig.update_layout(
-        title=f"Row norms of {described}, {shape_text(table)}; seq_len={seq_len:,}",
+        title=f"Row norms of {described},<br>{shape_text(table)}; seq_len={seq_len:,}",
+        margin={"t": 90},
         xaxis_title="position p (tokens)",
         yaxis_title="‖table[p]‖",
         xaxis_range=[-0.5, end - 0.5],
@@ -140,9 +143,12 @@ def beyond_the_table(p: Mapping[str, Any]) -> FigureResult:
         missing = seq_len - rows
         notes = (
             f"{missing:,} of the {seq_len:,} requested positions ({missing / seq_len:.1%}) have no row: an "
-            "nn.Embedding lookup there fails with 'index out of range'. A learned table cannot extrapolate; "
-            "a longer context needs a longer table, trained.",
+            "nn.Embedding lookup there fails with 'index out of range'. Nothing computes the missing rows: a longer "
+            "context needs a longer table, interpolated from the trained rows (as ViT does for larger images, "
+            "usually with some fine-tuning) or trained.",
         )
     else:
         notes = (f"all {seq_len:,} positions have a row; position {rows:,} and later would not",)
-    return FigureResult(fig, {"positions": as_array(positions), "row_norm": as_array(norms)}, notes)
+    data = {"positions": as_array(positions), "row_norm": as_array(norms)}
+    data["table_shape"] = np.asarray(table.shape, dtype=np.float32)  # (rows, channels) of the whole table
+    return FigureResult(fig, data, notes)

