@@ -37,7 +37,7 @@ def test_a_control_changes_the_figure_and_the_link_restores_it(app_url, browser,
     tab.goto(f"{app_url}/{path_of(page_name)}?section={quote(ALL)}")  # every figure of the page
     wait_until_drawn(tab)
     before = fingerprint(tab)
-    box = tab.locator("[data-testid='stMain'] [data-testid='stNumberInput'] input").first
+    box = tab.locator("[data-testid='stMain'] [data-testid='stNumberInput'] input:visible").first
     url_before = tab.url
     box.fill(str(_another_value(box.input_value())))
     box.press("Enter")
