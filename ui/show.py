@@ -13,7 +13,7 @@ from typing import Any
 
 import streamlit as st
 
-from figures import registry
+from figures import code, registry
 from figures.common import placeholder
 from figures.theme import SIZES, screen_size
 from ui import state
@@ -71,7 +71,17 @@ def figure(figure_id: str, values: Mapping[str, Any]) -> registry.FigureResult |
     for note in result.notes:
         st.caption(note)
     export_menu(figure_id, result, stem)
+    code_expander(figure_id, params)
     return result
+
+
+def code_expander(figure_id: str, params: Mapping[str, Any]) -> None:
+    """A closed expander with the few lines of NumPy/PyTorch that compute the figure's data for ``params``
+    (``figures.code``), when the figure has a snippet."""
+    snippet = code.snippet_for(figure_id, params)
+    if snippet is not None:
+        with st.expander("Code: compute this figure's data in NumPy / PyTorch", expanded=False):
+            st.code(snippet.source, language="python")
 
 
 def camera_options(result: registry.FigureResult, stem: str) -> dict[str, Any]:

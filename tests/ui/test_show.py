@@ -33,3 +33,14 @@ def test_a_figure_missing_a_parameter_shows_a_message_in_its_place():
     at = AppTest.from_function(page).run()
     assert not at.exception
     assert "rope-wavelengths" in at.error[0].value and "seq_len" in at.error[0].value
+
+
+def test_the_code_behind_a_figure_is_in_a_closed_expander_under_it():
+    at = open_page("sinusoidal", {"d_model": "96", "base": "5000"}, section="The table")
+    assert_healthy(at)
+    expanders = [box for box in at.expander if box.label.startswith("Code:")]
+    assert len(expanders) == 1
+    source = expanders[0].code[0].value
+    assert "d_model = 96" in source and "base = 5000.0" in source and "result = pe" in source
+    assert "positions = np.arange(" in source
+    assert not expanders[0].proto.expanded

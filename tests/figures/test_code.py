@@ -1,0 +1,94 @@
+"""The code behind every figure (figures.code): every figure has a snippet, every snippet imports only numpy,
+torch and math, and its ``result`` equals what the figure draws, at the defaults and at a second parameter set."""
+
+from __future__ import annotations
+
+import pytest
+
+import figures  # noqa: F401  (registers every family)
+from figures import code, registry
+
+# A second parameter set: each figure takes the names it declares (the others are ignored). Values within range,
+# away from the defaults, and small enough that the snippets' full arrays stay quick.
+OTHER = {
+    "seq_len": 300,
+    "d_model": 66,
+    "base": 500.0,
+    "layout": "t2t",
+    "view": "window",
+    "start": 5,
+    "window": 40,
+    "head_dim": 64,
+    "partial_rotary_factor": 0.5,
+    "n_heads": 12,
+    "alibi_bias_max": 6.0,
+}
+
+IDS = sorted(registry.FIGURES)
+
+
+def resolved(figure_id: str, given: dict) -> dict:
+    values, messages = registry.resolve_params(figure_id, given)
+    assert not messages, messages
+    return values
+
+
+@pytest.mark.parametrize("figure_id", IDS)
+def test_every_figure_has_a_snippet(figure_id):
+    if figure_id not in code.CODE:
+        pytest.fail(f"figure {figure_id!r} has no snippet: add one to figures/<family>/code.py")
+
+
+@pytest.mark.parametrize("figure_id", sorted(code.CODE))
+def test_every_snippet_belongs_to_a_figure(figure_id):
+    assert figure_id in registry.FIGURES
+
+
+@pytest.mark.parametrize("setting", ["defaults", "other"])
+@pytest.mark.parametrize("figure_id", sorted(code.CODE))
+def test_the_snippet_computes_what_the_figure_draws(figure_id, setting):
+    values = resolved(figure_id, OTHER if setting == "other" else {})
+    snippet = code.snippet_for(figure_id, values)
+    assert code.imported_modules(snippet.source) <= code.ALLOWED_IMPORTS, snippet.source
+    code.assert_matches(code.run_snippet(snippet), snippet.expected(), rtol=snippet.rtol, atol=snippet.atol)
+
+
+@pytest.mark.parametrize("figure_id", sorted(code.CODE))
+def test_the_second_parameter_set_changes_the_figure(figure_id):
+    defaults, other = resolved(figure_id, {}), resolved(figure_id, OTHER)
+    assert other != defaults, f"add a value for one of {registry.get_spec(figure_id).params} to OTHER"
+    assert code.snippet_for(figure_id, other).source != code.snippet_for(figure_id, defaults).source
+
+
+@pytest.mark.parametrize("figure_id", sorted(code.CODE))
+def test_writing_the_source_does_not_build_the_figure(figure_id, monkeypatch):
+    """The page shows the source next to a figure it has built already: writing it must not build it again."""
+    values = resolved(figure_id, {})
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("the snippet's source built the figure")
+
+    monkeypatch.setattr(registry, "build", no_build)
+    assert "result" in code.snippet_for(figure_id, values).source
+
+
+def test_a_wrong_snippet_is_caught():
+    values = resolved("alibi-slopes", {})
+    right = code.snippet_for("alibi-slopes", values)
+    wrong = code.Snippet(right.source.replace("-alibi_bias_max", "-0.9 * alibi_bias_max"), right.expected)
+    with pytest.raises(AssertionError):
+        code.assert_matches(code.run_snippet(wrong), wrong.expected())
+
+
+def test_imports_outside_numpy_torch_math_are_seen():
+    assert code.imported_modules("import numpy as np\nfrom posenc_core import rope\nimport math") == {
+        "numpy",
+        "posenc_core",
+        "math",
+    }
+
+
+def test_index_code_writes_evenly_spaced_runs_as_arange():
+    assert code.index_code([0, 3, 6, 9]) == "np.arange(0, 10, 3)"
+    assert code.index_code([5, 6, 7], "torch") == "torch.arange(5, 8)"
+    assert code.index_code([0, 1, 5]) == "np.array([0, 1, 5])"
