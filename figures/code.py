@@ -144,9 +144,11 @@ def index_code(indices: Any, module: str = "np") -> str:
 
 
 def code_block(*parts: str, imports: tuple[str, ...] = ("numpy as np",)) -> str:
-    """A snippet's source: the import lines, then each part (dedented), separated by blank lines."""
+    """A snippet's source: the import lines, then each part (dedented, its blank lines dropped), separated by one
+    blank line."""
     head = "\n".join(f"import {name}" for name in imports)
-    body = "\n\n".join(textwrap.dedent(part).strip("\n") for part in parts if part.strip())
+    blocks = ("\n".join(line for line in textwrap.dedent(part).splitlines() if line.strip()) for part in parts)
+    body = "\n\n".join(block for block in blocks if block)
     return f"{head}\n\n{body}\n"
 
 
