@@ -158,3 +158,25 @@ register_scheme(
         used_by="Qwen2-VL, Qwen2.5-VL",
     )
 )
+register_scheme(
+    Scheme(
+        "sincos_2d",
+        "2-D sin-cos (ViT/MAE)",
+        trainable="no",
+        extrapolation="defined on any grid; learned ViT tables are resized instead",
+        relative="the dot product of two patches depends only on their row and column offsets",
+        acts_on="added to the patch embeddings ([CLS] gets zeros)",
+        used_by="MAE, MoCo v3, I-JEPA (the original ViT learned its table)",
+    )
+)
+register_scheme(
+    Scheme(
+        "rope_2d",
+        "2-D RoPE (vision towers)",
+        trainable="no",
+        extrapolation="any grid size (images at their native resolution)",
+        relative="yes: q·k depends only on the row and column offsets",
+        acts_on="rotates queries and keys: half the pairs by the row, half by the column",
+        used_by="Qwen2-VL and Qwen2.5-VL vision encoders, Pixtral, EVA-02",
+    )
+)
