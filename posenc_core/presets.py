@@ -5,6 +5,8 @@ knobs), not the whole architecture. ``rope_scaling`` is the HF dict normalized t
 (``"type"`` renamed, ``"su"`` -> ``"longrope"``, ``"mrope"`` -> ``"default"``; Phi-3's top-level
 ``original_max_position_embeddings`` moved inside, as HF v5 does). Reading an uploaded config is
 :mod:`posenc_core.hf_config`'s job (``from_hf_config``): it imports this module, never the other way round.
+The preset type, with the per-layer fields of hybrid models (Llama 4, Gemma 3), is in
+:mod:`posenc_core.preset_type` and re-exported here.
 
 Ref: each preset's ``source``; HF transformers ``modeling_rope_utils.py`` for the scaling dicts.
 """
@@ -12,87 +14,13 @@ Ref: each preset's ``source``; HF transformers ``modeling_rope_utils.py`` for th
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from posenc_core._checks import check_choice, check_float, check_int
-from posenc_core.schemes import SCHEMES
+from posenc_core._checks import check_int
+from posenc_core.nope import llama4_rope_layers
+from posenc_core.preset_type import ROPE_LAYOUTS, ModelPreset
 
-ROPE_LAYOUTS = ("half", "interleaved")  # rotate_half (GPT-NeoX, HF) | pairs (2i, 2i+1) (GPT-J, DeepSeek)
-
-
-@dataclass(frozen=True)
-class ModelPreset:
-    """One model's positional-encoding parameters. Do not mutate ``rope_scaling``: it is shared."""
-
-    name: str  # display name, e.g. "Llama-3.1-8B"
-    scheme: str  # a key of posenc_core.schemes.SCHEMES
-    source: str  # where the numbers come from (model repo config.json, revision notes)
-    hidden_size: int
-    n_heads: int
-    n_kv_heads: int | None = None  # None -> n_heads (multi-head attention)
-    head_dim: int | None = None  # attention (q/k) head dim; None -> hidden_size // n_heads
-    max_position_embeddings: int | None = None  # None where the config has none (BLOOM)
-    rope_theta: float | None = None  # RoPE base
-    partial_rotary_factor: float = 1.0  # rotary dim = int(rope_head_dim * factor)
-    rope_head_dim: int | None = None  # dim RoPE acts on before the factor (DeepSeek: 64); None -> head_dim
-    rope_scaling: Mapping[str, Any] | None = None  # normalized HF rope_scaling dict (has "rope_type")
-    rope_layout: str = "half"  # "half" (rotate_half) | "interleaved"
-    mrope_section: tuple[int, ...] | None = None  # Qwen2-VL (T, H, W) frequency counts, sum = rotary_dim/2
-    alibi_bias_max: float | None = None  # MPT's knob; None = the reference slopes (max 8)
-    t5_num_buckets: int | None = None
-    t5_max_distance: int | None = None
-    notes: tuple[str, ...] = ()
-
-    def __post_init__(self):
-        check_choice("scheme", self.scheme, SCHEMES)
-        check_choice("rope_layout", self.rope_layout, ROPE_LAYOUTS)
-        check_int("hidden_size", self.hidden_size, minimum=1)
-        check_int("n_heads", self.n_heads, minimum=1)
-        if self.n_kv_heads is None:
-            object.__setattr__(self, "n_kv_heads", self.n_heads)
-        check_int("n_kv_heads", self.n_kv_heads, minimum=1)
-        if self.head_dim is None:
-            object.__setattr__(self, "head_dim", self.hidden_size // self.n_heads)
-        check_int("head_dim", self.head_dim, minimum=1)
-        if self.max_position_embeddings is not None:
-            check_int("max_position_embeddings", self.max_position_embeddings, minimum=1)
-        check_float("partial_rotary_factor", self.partial_rotary_factor, greater_than=0.0, maximum=1.0)
-        if self.scheme in ("rope", "mrope"):
-            check_float("rope_theta", self.rope_theta, greater_than=1.0)
-            if self.rope_head_dim is None:
-                object.__setattr__(self, "rope_head_dim", self.head_dim)
-            check_int("rope_head_dim", self.rope_head_dim, minimum=2)
-        if self.rope_scaling is not None and "rope_type" not in self.rope_scaling:
-            raise ValueError(f"rope_scaling must carry 'rope_type' (got keys {sorted(self.rope_scaling)})")
-        if self.alibi_bias_max is not None:
-            check_float("alibi_bias_max", self.alibi_bias_max, greater_than=0.0)
-
-    @property
-    def rotary_dim(self) -> int | None:
-        """Channels RoPE rotates: int(rope_head_dim * partial_rotary_factor) (HF); None without RoPE."""
-        if self.scheme not in ("rope", "mrope"):
-            return None
-        return int(self.rope_head_dim * self.partial_rotary_factor)
-
-    @property
-    def original_max_position_embeddings(self) -> int | None:
-        """Pre-training context L: the scaling block's ``original_max_position_embeddings``, else the max."""
-        if self.rope_scaling and self.rope_scaling.get("original_max_position_embeddings"):
-            return int(self.rope_scaling["original_max_position_embeddings"])
-        return self.max_position_embeddings
-
-    @property
-    def context_length(self) -> int | None:
-        """Longest supported context: max_position_embeddings, or L * factor when a scaling block reaches
-        further (Qwen2.5 + YaRN: 32768 * 4 = 131072 while its max stays 32768)."""
-        scaling = self.rope_scaling or {}
-        extended = 0
-        if scaling.get("factor") and scaling.get("original_max_position_embeddings"):
-            extended = int(scaling["original_max_position_embeddings"] * scaling["factor"])
-        longest = max(self.max_position_embeddings or 0, extended)
-        return longest or None
+__all__ = ["PRESETS", "ROPE_LAYOUTS", "ModelPreset", "get_preset", "layer_rope_inputs", "preset_names", "rope_inputs"]
 
 
 def _floats(text: str) -> list[float]:
@@ -131,6 +59,8 @@ _HF = "config.json on the Hugging Face hub"
 _LLAMA3 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0}
 _DEEPSEEK_YARN = {"rope_type": "yarn", "factor": 40, "beta_fast": 32, "beta_slow": 1}
 _QWEN25 = dict(hidden_size=3584, n_heads=28, n_kv_heads=4, head_dim=128, rope_theta=1000000.0)
+_SCOUT_ROPE = tuple(llama4_rope_layers(48))  # HF default (interval 4) = the config's no_rope_layers list
+_GEMMA3_TYPES = tuple("full_attention" if (i + 1) % 6 == 0 else "sliding_attention" for i in range(62))
 
 # fmt: off
 PRESETS: dict[str, ModelPreset] = {  # keys are URL-safe slugs
@@ -251,6 +181,29 @@ PRESETS: dict[str, ModelPreset] = {  # keys are URL-safe slugs
         max_position_embeddings=32768, **_QWEN25,
         rope_scaling={"rope_type": "default", "mrope_section": [16, 24, 24]}, mrope_section=(16, 24, 24),
     ),
+    "llama-4-scout": ModelPreset(
+        name="Llama-4-Scout-17B-16E", scheme="rope",
+        source=f"meta-llama/Llama-4-Scout-17B-16E {_HF}, text_config (transformers 4.51.0)",
+        hidden_size=5120, n_heads=40, n_kv_heads=8, head_dim=128, max_position_embeddings=262144,
+        rope_theta=5e5, rope_layout="interleaved",
+        rope_scaling={**_LLAMA3, "original_max_position_embeddings": 8192},
+        n_layers=48, rope_layers=_SCOUT_ROPE, sliding_window=8192,
+        layer_types=tuple("chunked_attention" if rope else "full_attention" for rope in _SCOUT_ROPE),
+        nope_floor_scale=8192, nope_attn_scale=0.1,
+        notes=("every 4th layer has no RoPE (no_rope_layers 0) and sees the whole context; the RoPE layers "
+               "attend within 8192-token chunks",
+               "NoPE layers scale the query by log(floor((p+1)/8192)+1)*0.1+1 (attn_temperature_tuning)",
+               "the -Instruct config says llama3 factor 16 with low = high freq factor 1 and max 10485760"),
+    ),
+    "gemma-3-27b": ModelPreset(
+        name="Gemma-3-27B", scheme="rope",
+        source=f"google/gemma-3-27b-it {_HF}, text_config; Gemma3TextConfig defaults where it is silent",
+        hidden_size=5376, n_heads=32, n_kv_heads=16, head_dim=128, max_position_embeddings=131072,
+        rope_theta=1e6, rope_scaling={"rope_type": "linear", "factor": 8.0},
+        n_layers=62, layer_types=_GEMMA3_TYPES, local_rope_theta=1e4, sliding_window=1024,
+        notes=("5 sliding-window layers (1024 tokens, RoPE base 10000, no scaling) to 1 global layer "
+               "(base 1000000, linear factor 8)", "query_pre_attn_scalar 168: logits scaled by 168^-0.5"),
+    ),
 }
 # fmt: on
 
@@ -291,3 +244,21 @@ def rope_inputs(preset: ModelPreset, *, seq_len: int | None = None) -> dict[str,
         "max_position_embeddings": preset.max_position_embeddings,
         "seq_len": seq_len,
     }
+
+
+def layer_rope_inputs(preset: ModelPreset, layer: int, *, seq_len: int | None = None) -> dict[str, Any]:
+    """:func:`rope_inputs` for one layer of a hybrid model: a sliding_attention layer of a model with a
+    ``local_rope_theta`` (Gemma 3) turns at that base with no scaling (HF puts ``rope_scaling`` on the
+    full-attention layers only); a NoPE layer (Llama 4) has none (ValueError); any other layer is the model's.
+    """
+    inputs = rope_inputs(preset, seq_len=seq_len)
+    if preset.n_layers is None:
+        raise ValueError(f"preset {preset.name!r} does not describe its layers (no n_layers)")
+    layer = check_int("layer", layer, minimum=0, maximum=preset.n_layers - 1)
+    base = preset.layer_rope_bases()[layer]
+    if base is None:
+        raise ValueError(f"layer {layer} of {preset.name} has no RoPE (a NoPE layer)")
+    kind = preset.layer_types[layer] if preset.layer_types else "full_attention"
+    if kind == "sliding_attention" and preset.local_rope_theta is not None:
+        inputs.update(base=base, scaling=None)
+    return inputs

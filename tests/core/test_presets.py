@@ -39,6 +39,8 @@ SPEC_TABLE = {
     "mpt-7b": ("alibi", 4096, 32, 32, 128, None, None, 2048),
     "t5-base": ("t5", 768, 12, 12, 64, None, None, 512),
     "qwen2-vl-7b": ("mrope", 3584, 28, 4, 128, 128, 1e6, 32768),
+    "llama-4-scout": ("rope", 5120, 40, 8, 128, 128, 5e5, 262144),
+    "gemma-3-27b": ("rope", 5376, 32, 16, 128, 128, 1e6, 131072),
 }
 
 
@@ -82,7 +84,7 @@ def test_scaling_blocks_match_the_spec_table():
     assert PRESETS["mpt-7b"].alibi_bias_max == 8.0 and PRESETS["bloom-176b"].alibi_bias_max is None
     assert (PRESETS["t5-base"].t5_num_buckets, PRESETS["t5-base"].t5_max_distance) == (32, 128)
     assert {key for key, p in PRESETS.items() if p.rope_layout == "interleaved"} == {
-        "gpt-j-6b", "deepseek-v3", "deepseek-v2-lite",
+        "gpt-j-6b", "deepseek-v3", "deepseek-v2-lite", "llama-4-scout",
     }  # fmt: skip
 
 
