@@ -2,7 +2,7 @@ from tests.pages.conftest import assert_healthy, chart_specs, open_page
 
 
 def test_page_runs_and_shows_the_attention_figure_and_the_scheme_table():
-    at = open_page("why_position")
+    at = open_page("why_position", section="Attention: all at once")
     assert_healthy(at)
     specs = chart_specs(at)
     assert len(specs) == 1 and len(specs[0]["data"]) == 4
@@ -11,7 +11,7 @@ def test_page_runs_and_shows_the_attention_figure_and_the_scheme_table():
 
 
 def test_changing_a_sentence_changes_the_figure():
-    at = open_page("why_position")
+    at = open_page("why_position", section="Attention: all at once")
     before = chart_specs(at)[0]["layout"]["title"]["text"]
     at.text_input(key="sentence_a").set_value("the dog bit the man").run()
     at.text_input(key="sentence_b").set_value("the man bit the dog").run()
@@ -31,11 +31,13 @@ def test_a_sentence_that_is_not_a_reordering_shows_a_message_not_a_traceback():
 
 
 def test_url_restores_every_parameter():
-    at = open_page("why_position", {"embedding_dim": "64", "sentence_a": "a b c", "sentence_b": "c b a"})
+    query = {"embedding_dim": "64", "sentence_a": "a b c", "sentence_b": "c b a", "hidden_dim": "12"}
+    at = open_page("why_position", query)
     assert_healthy(at)
-    assert at.number_input(key="embedding_dim").value == 64
+    assert at.number_input(key="embedding_dim").value == 64 and at.number_input(key="hidden_dim").value == 12
     assert at.text_input(key="sentence_a").value == "a b c" and at.text_input(key="sentence_b").value == "c b a"
-    assert "d_model=64" in chart_specs(at)[0]["layout"]["title"]["text"]
+    shown = [spec["layout"]["title"]["text"] for spec in chart_specs(at)]
+    assert "H=12" in shown[0] and any("d_model=64" in title for title in shown)
 
 
 def test_the_page_says_that_equivariance_needs_attention_without_a_causal_mask():
@@ -46,10 +48,34 @@ def test_the_page_says_that_equivariance_needs_attention_without_a_causal_mask()
 
 
 def test_what_to_notice_quotes_the_sentences_words():
-    at = open_page("why_position")
+    at = open_page("why_position", section="Attention: all at once")
     (notice,) = [block.value for block in at.markdown if "What to notice" in block.value]
     assert "*cat* attends to *mat*" in notice
     at.text_input(key="sentence_a").set_value("the dog bit the man").run()
     at.text_input(key="sentence_b").set_value("the man bit the dog").run()
     (notice,) = [block.value for block in at.markdown if "What to notice" in block.value]
     assert "*dog* attends to *man*" in notice and "cat" not in notice
+
+
+def test_the_page_opens_on_the_rnn_its_two_figures_and_notes_that_follow_the_sentences():
+    at = open_page("why_position", section=None)
+    assert_healthy(at)
+    assert [spec["layout"]["title"]["text"] for spec in chart_specs(at)] == [
+        "RNN state h_t after each word, H=8",
+        "Each word of A against the same word in B",
+    ]
+    (notice,) = [block.value for block in at.markdown if "What to notice" in block.value]
+    assert "first 1 row is equal" in notice and "The last rows" in notice
+    at.text_input(key="sentence_b").set_value("The cat on sat the mat").run()
+    (notice,) = [block.value for block in at.markdown if "What to notice" in block.value]
+    assert "first 2 rows are equal" in notice
+    at.text_input(key="sentence_b").set_value("The cat sat on the mat").run()
+    (notice,) = [block.value for block in at.markdown if "What to notice" in block.value]
+    assert "B reads its words in A's order" in notice
+
+
+def test_all_sections_show_the_three_figures():
+    at = open_page("why_position")
+    assert_healthy(at)
+    assert len(chart_specs(at)) == 3
+    assert sum("What to notice" in block.value for block in at.markdown) == 2
