@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import ast
 import itertools
-import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import torch
 
 from figures import registry
 
@@ -133,23 +133,46 @@ def assignments(values: Mapping[str, Any], *names: str) -> str:
 
 
 def index_code(indices: Any, module: str = "np") -> str:
-    """An expression for a 1-D run of integers: ``np.arange(0, 1024, 2)`` when evenly spaced, else a list."""
+    """An expression for a 1-D run of integers: ``np.arange(0, 1024, 2)`` when evenly spaced, ``np.unique(
+    np.linspace(0, 99999, 2048).round().astype(int))`` when it is that (sampled positions), else a list."""
     items = [int(i) for i in np.asarray(indices).reshape(-1)]
     steps = {b - a for a, b in itertools.pairwise(items)}
     if len(items) > 1 and len(steps) == 1 and steps.pop() > 0:
         step = items[1] - items[0]
         stop = items[-1] + 1
         return f"{module}.arange({items[0]}, {stop})" if step == 1 else f"{module}.arange({items[0]}, {stop}, {step})"
-    return f"{module}.array({items})"
+    if len(items) > 2:
+        first, last = items[0], items[-1]
+        for count in (len(items), *_LINSPACE_COUNTS):
+            if module == "torch":
+                spaced = torch.linspace(first, last, count, dtype=torch.float64).round().long().unique_consecutive()
+                expression = f"torch.linspace({first}, {last}, {count}, dtype=torch.float64).round().long().unique()"
+            else:
+                spaced = np.unique(np.linspace(first, last, count).round().astype(int))
+                expression = f"np.unique(np.linspace({first}, {last}, {count}).round().astype(int))"
+            if spaced.tolist() == items:
+                return expression
+    return f"{module}.tensor({items})" if module == "torch" else f"{module}.array({items})"
+
+
+_LINSPACE_COUNTS = (256, 384, 512, 1024, 2048, 4096)  # the sample counts of figures.shown and posenc_core.sampling
 
 
 def code_block(*parts: str, imports: tuple[str, ...] = ("numpy as np",)) -> str:
     """A snippet's source: the import lines, then each part (dedented, its blank lines dropped), separated by one
-    blank line."""
+    blank line. A part may hold a multi-line value formatted into it: its lines that lack the part's indentation
+    (that of its first line) are kept as they are."""
     head = "\n".join(f"import {name}" for name in imports)
-    blocks = ("\n".join(line for line in textwrap.dedent(part).splitlines() if line.strip()) for part in parts)
-    body = "\n\n".join(block for block in blocks if block)
+    body = "\n\n".join(block for block in map(_dedent, parts) if block)
     return f"{head}\n\n{body}\n"
+
+
+def _dedent(part: str) -> str:
+    lines = [line for line in part.splitlines() if line.strip()]
+    if not lines:
+        return ""
+    indent = lines[0][: len(lines[0]) - len(lines[0].lstrip())]
+    return "\n".join(line[len(indent) :] if line.startswith(indent) else line for line in lines)
 
 
 def _as_float_array(value: Any) -> np.ndarray:
