@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from posenc_core._checks import check_int
+from posenc_core._hf_layers import FAMILY_THETA, family
 from posenc_core._hf_reader import Reader
 from posenc_core.rope_scaling import ROPE_SCALING_FUNCTIONS, ROPE_TYPE_ALIASES
 from posenc_core.rope_scaling_keys import SCALING_KEYS
@@ -52,7 +53,8 @@ def rope_fields(r: Reader, label: str | None, block: Any, head_dim: int, model_t
     else:
         theta_label, theta = r.get(*THETA_KEYS)
     if theta_label is None:
-        theta_label, theta = "rope_theta", r.default("rope_theta", SCALING_KEYS["rope_theta"].default)
+        default = FAMILY_THETA.get(family(model_type) or "", SCALING_KEYS["rope_theta"].default)
+        theta_label, theta = "rope_theta", r.default("rope_theta", default)
     fields["rope_theta"] = SCALING_KEYS["rope_theta"].check(theta, theta_label)
     fields["rope_head_dim"] = rope_dim = r.integer("qk_rope_head_dim") or head_dim
     fields["partial_rotary_factor"] = _partial_factor(r, block, label, rope_dim)
@@ -74,7 +76,7 @@ def rope_fields(r: Reader, label: str | None, block: Any, head_dim: int, model_t
     interleave_label, interleave = r.get("rope_interleave")
     if interleave_label is not None:
         fields["rope_layout"] = "interleaved" if interleave else "half"
-    elif model_type == "gptj" or model_type.startswith("deepseek_v"):
+    elif model_type == "gptj" or model_type.startswith(("deepseek_v", "llama4")):
         fields["rope_layout"] = "interleaved"
         r.notes.append(f"{model_type} weights pair channels (2i, 2i+1): interleaved RoPE layout")
     return fields

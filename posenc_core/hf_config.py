@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from posenc_core._checks import check_float, check_int
+from posenc_core._hf_layers import family, layer_fields
 from posenc_core._hf_reader import Reader
 from posenc_core._hf_rope import THETA_KEYS, rope_block, rope_fields
 from posenc_core.presets import ModelPreset
@@ -69,6 +70,9 @@ def from_hf_config(config: Mapping[str, Any] | str | bytes) -> ConfigReading:
     fields["source"] = f"uploaded config.json ({fields['name']})"
     if scheme in ("rope", "mrope"):
         fields.update(rope_fields(r, rope_label, rope_dict, fields["head_dim"], model_type))
+        fields.update(layer_fields(r, top, model_type))
+        if fields["max_position_embeddings"] is None and family(model_type) == "gemma3":
+            fields["max_position_embeddings"] = r.default("max_position_embeddings", 131072)
     elif scheme == "alibi":
         label, bias_max = r.get("alibi_bias_max")
         if attn.get("alibi_bias_max") is not None:
@@ -83,7 +87,7 @@ def from_hf_config(config: Mapping[str, Any] | str | bytes) -> ConfigReading:
         fields["t5_max_distance"] = r.integer("relative_attention_max_distance") or r.default(
             "relative_attention_max_distance", 128
         )
-    _note_ignored(r, top)
+    _note_ignored(r, top, modelled=fields.get("n_layers") is not None)
     preset = ModelPreset(**fields, notes=tuple(r.notes))
     return ConfigReading(preset=preset, read=r.read, unread=r.unread)
 
@@ -167,10 +171,11 @@ def _scheme(r: Reader, top: Mapping[str, Any], attn: Mapping[str, Any], model_ty
     return "rope"
 
 
-def _note_ignored(r: Reader, top: Mapping[str, Any]) -> None:
-    """Keys that change attention but not the position encoding shown here."""
+def _note_ignored(r: Reader, top: Mapping[str, Any], *, modelled: bool = False) -> None:
+    """Keys that change attention but not the position encoding shown here (``modelled``: the layer pattern,
+    its window and local base were read)."""
     label, window = r.get("sliding_window")
-    if isinstance(window, int) and not isinstance(window, bool):
+    if isinstance(window, int) and not isinstance(window, bool) and not modelled:
         if r.get("use_sliding_window")[1] is False:
             r.unread.append(f"{label} {window} is unused (use_sliding_window false)")
         else:
@@ -180,6 +185,8 @@ def _note_ignored(r: Reader, top: Mapping[str, Any]) -> None:
         ("attn_logit_softcapping", "attention logits are soft-capped"),
         ("rope_local_base_freq", "sliding layers' RoPE base; the global rope_theta is used"),
     ):
+        if modelled and key == "rope_local_base_freq":
+            continue
         label, value = r.get(key)
         if label is not None:
             r.unread.append(f"{label} {value} is not modelled ({why})")

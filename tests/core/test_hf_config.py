@@ -47,6 +47,8 @@ FIXTURE_PRESETS = {
     "t5-base.json": "t5-base",
     "qwen2-vl-7b-instruct.json": "qwen2-vl-7b",
     "qwen2-vl-7b-instruct-text-config.json": "qwen2-vl-7b",
+    "llama-4-scout-17b-16e.json": "llama-4-scout",
+    "gemma-3-27b-it.json": "gemma-3-27b",
 }
 PE_FIELDS = (
     "scheme", "hidden_size", "n_heads", "n_kv_heads", "head_dim", "max_position_embeddings", "rope_theta",
