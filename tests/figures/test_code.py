@@ -22,6 +22,7 @@ OTHER = {
     "partial_rotary_factor": 0.5,
     "n_heads": 12,
     "alibi_bias_max": 6.0,
+    "hidden_dim": 5,
 }
 
 IDS = sorted(registry.FIGURES)
