@@ -23,6 +23,7 @@ OTHER = {
     "n_heads": 12,
     "alibi_bias_max": 6.0,
     "hidden_dim": 5,
+    "embedding_dim": 24,
 }
 
 IDS = sorted(registry.FIGURES)
