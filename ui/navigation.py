@@ -33,6 +33,7 @@ PAGES = (
     PageEntry("rope", "RoPE", "🌀"),
     PageEntry("context_extension", "Context extension", "🔭"),
     PageEntry("mrope", "M-RoPE", "🖼️"),
+    PageEntry("vision", "Vision (2-D)", "🧱"),
     PageEntry("compare", "Compare", "⚖️"),
 )
 PAGE_NAMES = tuple(page.name for page in PAGES)

@@ -1,0 +1,107 @@
+"""Axial 2-D RoPE on the patch grid: the angle of one frequency's row pair and column pair, and the order in which
+Qwen2-VL's vision encoder reads the patches (its m x m merge blocks)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import torch
+from plotly.subplots import make_subplots
+
+from figures.common import as_array
+from figures.registry import FigureResult, register
+from figures.theme import CYCLIC_SCALE, SEQUENTIAL_SCALE
+from figures.vision.grid import LABELLED_CELLS, square_cells
+from posenc_core import vision_rope
+
+
+def merged(p: Mapping[str, Any]) -> bool:
+    """Whether the grid is made of whole merge blocks (Qwen2-VL resizes images so that it is)."""
+    merge = p["spatial_merge_size"]
+    return p["grid_h"] % merge == 0 and p["grid_w"] % merge == 0
+
+
+@register(
+    "vision-rope-angles",
+    title="2-D RoPE angles on the patch grid",
+    page="vision",
+    params=("grid_h", "grid_w", "vision_head_dim", "base", "frequency", "spatial_merge_size"),
+)
+def rope_angles(p: Mapping[str, Any]) -> FigureResult:
+    rows, columns, head_dim, j = p["grid_h"], p["grid_w"], int(p["vision_head_dim"]), p["frequency"]
+    quarter, merge = head_dim // 4, p["spatial_merge_size"]
+    if not 0 <= j < quarter:
+        raise ValueError(f"frequency must be below head_dim/4 = {quarter} (got {j})")
+    angles = vision_rope.axial_angles(rows, columns, head_dim, base=p["base"], device=p["device"])  # row by row
+    angles = angles.reshape(rows, columns, head_dim // 2).cpu()
+    row_angle = torch.remainder(angles[..., j], 2 * math.pi)
+    col_angle = torch.remainder(angles[..., quarter + j], 2 * math.pi)
+    in_blocks = merged(p)
+    order = torch.empty(rows, columns, dtype=torch.int64)
+    positions = vision_rope.patch_positions(
+        rows, columns, spatial_merge_size=merge if in_blocks else 1, device="cpu"
+    )  # (N, 2): the patch read n-th
+    order[positions[:, 0], positions[:, 1]] = torch.arange(rows * columns)
+    fig = make_subplots(
+        rows=1,
+        cols=3,
+        subplot_titles=(
+            f"pair {j}: row",
+            f"pair {quarter + j}: column",
+            f"order (merge {merge})" if in_blocks else "order",
+        ),
+        horizontal_spacing=0.06,
+    )
+    hover = "row %{y}, column %{x}<br>angle %{z:.3f} rad<extra></extra>"
+    for column, values in enumerate((row_angle, col_angle), start=1):
+        fig.add_heatmap(
+            z=as_array(values),
+            x=np.arange(columns),
+            y=np.arange(rows),
+            coloraxis="coloraxis",
+            hovertemplate=hover,
+            row=1,
+            col=column,
+        )
+    labelled = rows * columns <= LABELLED_CELLS
+    fig.add_heatmap(
+        z=as_array(order),
+        x=np.arange(columns),
+        y=np.arange(rows),
+        colorscale=SEQUENTIAL_SCALE,
+        showscale=False,
+        text=order.numpy().astype(str) if labelled else None,
+        texttemplate="%{text}" if labelled else None,
+        hovertemplate="row %{y}, column %{x}<br>token %{z}<extra></extra>",
+        row=1,
+        col=3,
+    )
+    for column in (1, 2, 3):
+        square_cells(fig, rows, columns, row=1, col=column)
+        fig.update_xaxes(title_text="patch column", row=1, col=column)
+    fig.update_yaxes(title_text="patch row", row=1, col=1)
+    omega = float(vision_rope.axial_inv_freq(head_dim, base=p["base"], device="cpu", dtype=torch.float64)[j])
+    fig.update_layout(
+        title=f"2-D RoPE, head_dim={head_dim}, base={p['base']:g}: ω_{j} = {omega:.3g} rad/patch",
+        coloraxis={
+            "colorscale": CYCLIC_SCALE,
+            "cmin": 0.0,
+            "cmax": 2 * math.pi,
+            "colorbar": {"title": {"text": "angle mod 2π"}},
+        },
+        height=400,
+    )
+    notes = [
+        f"ω_{j} = base^(-4·{j}/{head_dim}) = {omega:.4g} rad per patch: "
+        f"one turn every {2 * math.pi / omega:.3g} patches"
+    ]
+    if not in_blocks:
+        notes.append(
+            f"the {rows}×{columns} grid is not whole {merge}×{merge} blocks (Qwen2-VL resizes images so that it "
+            "is): the order drawn is row by row"
+        )
+    data = {"row_angle": as_array(row_angle), "column_angle": as_array(col_angle), "order": as_array(order)}
+    return FigureResult(fig, data, tuple(notes))
