@@ -113,9 +113,34 @@ def add_or_concatenate() -> None:
     )
 
 
+def binary_counter() -> None:
+    with st.columns(4)[0]:
+        params["binary_positions"] = controls.control("binary_positions")
+    result = show.figure("sinusoidal-binary-counter", params)
+    if result is None:
+        return
+    bits, wavelengths = result.data["bits"], result.data["wavelengths"]
+    ratios = wavelengths[1:] / wavelengths[:-1]
+    what_to_notice(
+        f"Read the left panel down a column: bit 0 flips at every position, bit 1 every 2, up to bit "
+        f"{bits.shape[1] - 1} every {2 ** (bits.shape[1] - 1):,}. Each bit is half as fast as the one before: "
+        "together they give every position its own pattern.",
+        f"The right panel does the same with smooth waves: the {wavelengths.size} sin channels drawn have "
+        f"wavelengths {wavelengths[0]:,.3g} to {wavelengths[-1]:,.3g} tokens, "
+        + (
+            f"each {ratios.min():.2f} to {ratios.max():.2f} times the one before, a doubling like the bits."
+            if wavelengths.size > 1 and ratios.min() > 1.4 and ratios.max() < 2.9
+            else "not a doubling: this table's pairs are too far apart for one per bit."
+        ),
+        "A wave is continuous where a bit jumps: neighbouring positions get nearby vectors, and a shift by k is a "
+        "rotation of each pair (the next tab), which a bit pattern has no equivalent of.",
+    )
+
+
 show_sections(
     {
         "The table": table,
+        "A binary counter": binary_counter,
         "One wave per channel": waves,
         "A relative code": relative_code,
         "Add or concatenate": add_or_concatenate,

@@ -10,8 +10,8 @@ from tests.pages.conftest import (
     warning_text,
 )
 
-FIGURES = 8
-SECTIONS = ("The table", "One wave per channel", "A relative code", "Add or concatenate")
+FIGURES = 9
+SECTIONS = ("The table", "A binary counter", "One wave per channel", "A relative code", "Add or concatenate")
 
 
 def test_page_runs_and_shows_every_figure_with_its_notes():
@@ -32,7 +32,7 @@ def test_the_shared_controls_change_every_figure():
     at.number_input(key="d_model").set_value(64).run()
     assert all("d_model=64" in title for title in titles(at))
     at.number_input(key="seq_len").set_value(4096).run()
-    assert sum("L=4,096" in title for title in titles(at)) == FIGURES - 1  # the matrix M_k does not depend on L
+    assert sum("L=4,096" in title for title in titles(at)) == FIGURES - 2  # M_k and the counter do not depend on L
     at.selectbox(key="layout").set_value("half").run()
     assert all("layout=half" in title for title in titles(at))
     at.selectbox(key="view").set_value("window").run()
@@ -77,6 +77,7 @@ def test_url_restores_every_parameter():
         "dims": "0,3",
         "offset": "12",
         "token_scale": "0.5",
+        "binary_positions": "100",
     }
     at = open_page("sinusoidal", query)
     assert_healthy(at)
@@ -87,6 +88,7 @@ def test_url_restores_every_parameter():
     assert control(at, "start").value == 100 and at.text_input(key="dims").value == "0,3"
     assert control(at, "window").value == 50
     assert at.number_input(key="offset").value == 12 and at.number_input(key="token_scale").value == 0.5
+    assert at.number_input(key="binary_positions").value == 100
     assert all("layout=t2t, d_model=256, base=500000" in title for title in titles(at))
     assert "window: every position from 100 to 149" in caption_text(at)
 
@@ -158,12 +160,22 @@ def test_each_section_has_its_own_notes_that_follow_the_controls():
     assert "2π·base^(126/128) = 54,410 tokens" in notes["One wave per channel"]
     assert "PE(p+8)" in notes["A relative code"] and "token" not in notes["A relative code"].split("PE(p+8)")[0]
     assert "now 1·‖PE‖" in notes["Add or concatenate"]
+    assert "bit 5 every 32" in notes["A binary counter"] and "6.28 to 199 tokens" in notes["A binary counter"]
     assert len(set(notes.values())) == len(SECTIONS)
     changed = {
         "The table": ({"layout": "half"}, "left columns of each half"),
         "One wave per channel": ({"layout": "t2t"}, "2π·base = 62,832 tokens"),
         "A relative code": ({"offset": "20"}, "PE(p+20)"),
         "Add or concatenate": ({"token_scale": "0.5"}, "now 0.5·‖PE‖"),
+        "A binary counter": ({"binary_positions": "256"}, "bit 7 every 128"),
     }
     for label, (query, expected) in changed.items():
         assert expected in _notice(open_page("sinusoidal", query, section=label)), label
+
+
+def test_the_binary_counter_says_when_the_tables_pairs_do_not_double():
+    at = open_page("sinusoidal", {"d_model": "8", "layout": "t2t"}, section="A binary counter")
+    assert_healthy(at)
+    assert "not a doubling" in _notice(at)
+    (figure,) = chart_specs(at)
+    assert chart_array(figure["data"][0]["z"]).shape == (64, 6)

@@ -1,0 +1,148 @@
+"""The binary-counter picture: the bits of p (each half as fast as the one before) beside the sin channels whose
+wavelengths double from one to the next (2π, 4π, 8π, ...), over the same positions."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import torch
+from plotly.subplots import make_subplots
+
+from figures.common import as_array
+from figures.params import ParamSpec, register_param
+from figures.registry import FigureResult, register
+from figures.sinusoidal.params import describe
+from figures.theme import DIVERGING_SCALE
+from posenc_core import binary_counter, sampling, sinusoidal
+
+register_param(
+    ParamSpec(
+        "binary_positions",
+        "int",
+        64,
+        "Positions counted",
+        8,
+        sampling.MAX_CELLS_PER_AXIS,
+        widget="number",
+        help="Positions 0 .. N−1 written in binary beside the sinusoidal channels (every one drawn).",
+    )
+)
+
+BIT_SCALE = [[0.0, "#f2f2f2"], [1.0, "#333333"]]  # 0 light, 1 dark: the look of a printed counter
+
+
+def counter_and_waves(p: Mapping[str, Any]) -> dict[str, Any]:
+    """Positions 0..N-1, their bits, the doubling pairs and their sin channel's values (the figure's numbers)."""
+    positions = torch.arange(p["binary_positions"])
+    n_bits = binary_counter.bits_needed(p["binary_positions"])
+    chosen = binary_counter.doubling_pairs(p["d_model"], base=p["base"], layout=p["layout"], count=n_bits)
+    values = sinusoidal.encoding(
+        None,
+        p["d_model"],
+        base=p["base"],
+        layout=p["layout"],
+        positions=positions,
+        channels=chosen.sin_channels,
+        device=p["device"],
+    )
+    return {
+        "positions": positions,
+        "bits": binary_counter.bits(positions, n_bits),
+        "pairs": chosen.pairs,
+        "sin_channels": chosen.sin_channels,
+        "wavelengths": chosen.wavelengths,
+        "sin_values": values,
+    }
+
+
+@register(
+    "sinusoidal-binary-counter",
+    title="Sinusoidal PE as a binary counter",
+    page="sinusoidal",
+    params=("d_model", "base", "layout", "binary_positions"),
+)
+def binary_counter_figure(p: Mapping[str, Any]) -> FigureResult:
+    run = counter_and_waves(p)
+    positions = as_array(run["positions"]).astype("int64")
+    n_bits, n_waves = run["bits"].shape[1], run["pairs"].numel()
+    bit_names = [f"bit {k}" for k in range(n_bits)]
+    channels, wavelengths = run["sin_channels"].tolist(), run["wavelengths"].tolist()
+    wave_names = [f"ch {j} (λ {lam:.3g})" for j, lam in zip(channels, wavelengths, strict=True)]
+    fig = make_subplots(
+        rows=1,
+        cols=2,
+        shared_yaxes=True,
+        subplot_titles=("bits of p", "sin(p·ω_i), λ doubling"),
+        horizontal_spacing=0.08,
+        column_widths=[n_bits, max(n_waves, 1)],
+    )
+    fig.add_heatmap(
+        z=as_array(run["bits"]),
+        x=bit_names,
+        y=positions,
+        colorscale=BIT_SCALE,
+        zmin=0,
+        zmax=1,
+        showscale=False,
+        hovertemplate="p = %{y}<br>%{x}<br>value %{z:.0f}<extra></extra>",
+        row=1,
+        col=1,
+    )
+    fig.add_heatmap(
+        z=as_array(run["sin_values"]),
+        x=wave_names,
+        y=positions,
+        colorscale=DIVERGING_SCALE,
+        zmin=-1,
+        zmax=1,
+        colorbar={"title": {"text": "sin", "side": "top"}, "thickness": 12, "len": 0.6},
+        hovertemplate="p = %{y}<br>%{x}<br>sin %{z:.4f}<extra></extra>",
+        row=1,
+        col=2,
+    )
+    fig.update_yaxes(autorange="reversed", title_text="position p", row=1, col=1)
+    fig.update_xaxes(tickangle=-45)
+    fig.update_layout(
+        title=f"Bits of p beside sin channels, N={p['binary_positions']}<br>{describe(p, length=False)}",
+        height=max(420, min(760, 200 + 6 * len(positions))),
+        margin={"t": 110},
+    )
+    data = {name: as_array(run[name]) for name in ("positions", "bits", "pairs", "sin_channels", "wavelengths")}
+    data["sin_values"] = as_array(run["sin_values"])
+    return FigureResult(fig, data, tuple(binary_counter_notes(p, run)))
+
+
+def binary_counter_notes(p: Mapping[str, Any], run: Mapping[str, Any]) -> list[str]:
+    """What the two panels show, with the numbers drawn."""
+    n_bits, pairs, wavelengths = run["bits"].shape[1], run["pairs"].tolist(), run["wavelengths"].tolist()
+    omega = sinusoidal.inv_freq(p["d_model"], base=p["base"], layout=p["layout"], dtype=torch.float64, device="cpu")
+    step = float(omega[0] / omega[1]) if omega.numel() > 1 and omega[1] > 0 else float("inf")
+    ratios = [later / earlier for earlier, later in itertools.pairwise(wavelengths)]
+    doubling = bool(ratios) and all(abs(math.log2(ratio) - 1) < 0.5 for ratio in ratios)
+    notes = [
+        f"Bit k flips every 2^k positions: bit 0 at every step, bit {n_bits - 1} every {2 ** (n_bits - 1):,}; each "
+        "bit is half as fast as the one to its left.",
+        f"The sin channels of pairs {', '.join(map(str, pairs))} have λ = "
+        + ", ".join(f"{lam:,.3g}" for lam in wavelengths)
+        + (
+            " tokens: each about twice the one before, as the bits halve, but smooth waves instead of steps."
+            if doubling
+            else " tokens: the nearest to 2π·2^k this table has, not a doubling."
+        ),
+    ]
+    if step < 2 and len(pairs) > 1:
+        notes.append(
+            f"Between two of them lie about {(pairs[-1] - pairs[0]) / (len(pairs) - 1) - 1:.1f} more pairs: λ grows by "
+            f"{step:.4g} per pair (not 2), so the table's channels are much denser than a counter's bits."
+        )
+    elif step >= 2:
+        notes.append(
+            f"λ grows by {step:.4g} per pair, more than a bit's 2: d_model={p['d_model']} and base={p['base']:g} give "
+            f"{omega.numel()} pairs spaced more widely than a counter's bits."
+        )
+    if len(pairs) < n_bits:
+        notes.append(f"{len(pairs)} pairs are drawn for the {n_bits} bits: the table has no other λ near 2π·2^k.")
+    return notes
