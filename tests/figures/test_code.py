@@ -24,6 +24,9 @@ OTHER = {
     "alibi_bias_max": 6.0,
     "hidden_dim": 5,
     "embedding_dim": 24,
+    "num_buckets": 16,
+    "max_distance": 40,
+    "bidirectional": False,
 }
 
 IDS = sorted(registry.FIGURES)
