@@ -113,6 +113,19 @@ def figure_data(figure_id: str, values: Mapping[str, Any]) -> dict[str, np.ndarr
     return registry.build(figure_id, registry.params_for(spec, values)).data
 
 
+def expect(figure_id: str, values: Mapping[str, Any], *keys: str) -> Callable[[], Any]:
+    """An ``expected`` for a Snippet: the figure's array ``keys[0]`` for one key, a dict of ``keys`` for several,
+    all its arrays for none (built when called, not before)."""
+
+    def expected() -> Any:
+        data = figure_data(figure_id, values)
+        if not keys:
+            return data
+        return data[keys[0]] if len(keys) == 1 else {key: data[key] for key in keys}
+
+    return expected
+
+
 def literal(value: Any) -> str:
     """``value`` as a Python literal a learner can read: 10000.0, 128, 'half', (16, 24, 24)."""
     if isinstance(value, bool | str | type(None)):

@@ -27,6 +27,19 @@ OTHER = {
     "num_buckets": 16,
     "max_distance": 40,
     "bidirectional": False,
+    "grid_h": 6,
+    "grid_w": 10,
+    "cls_token": False,
+    "embed_dim": "64",
+    "patch_row": 2,
+    "patch_col": 7,
+    "old_grid": 10,
+    "new_grid": 7,
+    "resize_mode": "bilinear",
+    "antialias": False,
+    "channel": 3,
+    "vision_head_dim": "32",
+    "frequency": 5,
 }
 
 IDS = sorted(registry.FIGURES)
@@ -97,3 +110,10 @@ def test_index_code_writes_evenly_spaced_runs_as_arange():
     assert code.index_code([0, 3, 6, 9]) == "np.arange(0, 10, 3)"
     assert code.index_code([5, 6, 7], "torch") == "torch.arange(5, 8)"
     assert code.index_code([0, 1, 5]) == "np.array([0, 1, 5])"
+
+
+def test_a_learned_table_that_is_data_shows_no_snippet():
+    """A trained or uploaded table has no formula to compute it from: its figures have no snippet."""
+    values = resolved("learned-heatmap", {})
+    assert code.snippet_for("learned-heatmap", values) is not None
+    assert code.snippet_for("learned-heatmap", {**values, "table_source": "upload"}) is None
