@@ -67,7 +67,8 @@ def heatmap_code(values: Mapping[str, Any]) -> Snippet:
 @_random_only
 def similarity_code(values: Mapping[str, Any]) -> Snippet:
     positions, _ = shown_positions(values, min(values["seq_len"], values["max_len"]), SIMILARITY_POSITIONS)
-    unit = "rows = rows / rows.norm(dim=1, keepdim=True)  # cosine: unit rows" if values["similarity"] == "cosine" else ""
+    cosine = values["similarity"] == "cosine"
+    unit = "rows = rows / rows.norm(dim=1, keepdim=True)  # cosine: unit rows" if cosine else ""
     source = code_block(
         _table(values),
         RANDOM_TABLE,
