@@ -9,6 +9,7 @@ from pathlib import Path
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
+from figures.text_wrap import UNWRAPPED_TITLE
 from ui.navigation import PAGES
 from ui.sections import ALL, KEY
 
@@ -51,8 +52,14 @@ def open_page(page: str, query: dict[str, str] | None = None, *, section: str | 
 
 
 def chart_specs(at: AppTest) -> list[dict]:
-    """The Plotly figures of the page, as the JSON sent to the browser."""
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    """The Plotly figures of the page, as the JSON sent to the browser, each title as its builder wrote it (the
+    app wraps long titles for a phone and keeps the original in ``layout.meta``)."""
+    specs = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    for spec in specs:
+        original = (spec["layout"].get("meta") or {}).get(UNWRAPPED_TITLE)
+        if original is not None:
+            spec["layout"]["title"]["text"] = original
+    return specs
 
 
 def payload_bytes(at: AppTest) -> int:

@@ -24,10 +24,10 @@ from figures.export_grid import (
     stack_columns,
     titles_on,
 )
+from figures.text_wrap import unwrapped_title, wrap
 from figures.theme import BASE_FONT_SIZE, SIZES, screen_size
 
 MOST_PAPER_HEIGHT = 864  # 9 in: a paper figure taller than this gets a smaller plot area
-CHAR_WIDTH = 0.55  # a character's mean width in em (DejaVu Sans: about 0.5; a little over, so estimates err roomy)
 DIGIT_WIDTH = 0.64  # a digit's width in em (DejaVu Sans), the most a legend entry's character takes
 LEGEND_SYMBOL = 45  # a legend entry's line or marker sample and the gaps around it, in pixels
 
@@ -133,7 +133,7 @@ def _title_height(fig: go.Figure, width: int, font: float) -> float:
     if not title.text:
         return 0.0
     title_font = title.font.size or font + 2
-    title.text = wrap(title.text, width - 2 * font, title_font)
+    title.text = wrap(unwrapped_title(fig), width - 2 * font, title_font)  # the title as built, not the app's
     return 0.6 * font + (1.3 * (1 + title.text.count("<br>")) - 0.3) * title_font + 0.6 * font
 
 
@@ -199,29 +199,3 @@ def _legend_height(fig: go.Figure, room: float, font: float) -> float:
     lines = sum(max(1 + name.count("<br>") for name in row) for row in rows)
     title = 1 if fig.layout.legend.title.text else 0
     return (lines + title) * 1.6 * font + 0.6 * font
-
-
-def wrap(text: str, width: float, font_size: float) -> str:
-    """``text`` (Plotly's, lines split by <br>) broken at spaces so that no line is wider than ``width`` pixels,
-    into lines of about equal length (no word left alone on the last line)."""
-    most = max(int(width / (CHAR_WIDTH * font_size)), 8)
-    wrapped = []
-    for line in re.split(r"<br\s*/?>", text):
-        lines = _greedy(line, most)
-        for even in range(len(line) // len(lines), most):  # the shortest line length giving as few lines
-            if len(_greedy(line, even)) == len(lines):
-                lines = _greedy(line, even)
-                break
-        wrapped += lines
-    return "<br>".join(wrapped)
-
-
-def _greedy(line: str, most: int) -> list[str]:
-    lines, current = [], ""
-    for word in line.split(" "):
-        if current and len(current) + 1 + len(word) > most:
-            lines.append(current)
-            current = word
-        else:
-            current = f"{current} {word}" if current else word
-    return [*lines, current]

@@ -15,6 +15,7 @@ import streamlit as st
 
 from figures import code, registry
 from figures.common import placeholder
+from figures.phone_fit import fit_title_to_phone
 from figures.theme import SIZES, screen_size
 from ui import state
 from ui.export_menu import export_menu
@@ -27,8 +28,11 @@ _BUILT_LIMIT = 4096
 
 @st.cache_resource(max_entries=256, show_spinner=False)
 def _build_cached(figure_id: str, params_json: str, style: str) -> registry.FigureResult:
-    """Build once per (figure, parameters, style); the result is shared read-only between reruns."""
-    return registry.build(figure_id, json.loads(params_json), style=style)
+    """Build once per (figure, parameters, style), its title wrapped to fit a phone; the result is shared
+    read-only between reruns."""
+    result = registry.build(figure_id, json.loads(params_json), style=style)
+    fit_title_to_phone(result.figure)
+    return result
 
 
 def _cache_key(figure_id: str, params: Mapping[str, Any]) -> tuple[str, str, str]:

@@ -215,8 +215,8 @@ def attention_temperature(p: Mapping[str, Any]) -> FigureResult:
         title=f"Attention temperature vs factor s (L={length:,} for LongRoPE, mscale={mscale:g}, "
         f"mscale_all_dim={mscale_all_dim:g})",
         xaxis_title="scaling factor s (log)",
-        yaxis_title="multiplier (cos/sin, or logits)",
-        height=430,
+        yaxis_title="multiplier",  # of cos/sin or of the logits: the legend says which
+        height=480,
         legend=LEGEND_BELOW,
     )
     fig.update_xaxes(type="log")

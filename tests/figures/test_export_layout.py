@@ -14,7 +14,8 @@ from plotly.subplots import make_subplots
 import figures  # noqa: F401
 from figures import export, registry
 from figures.export_grid import cells_along, gaps_needed, titles_on
-from figures.export_layout import MOST_PAPER_HEIGHT, wrap
+from figures.export_layout import MOST_PAPER_HEIGHT
+from figures.text_wrap import wrap
 from figures.theme import SIZES, STYLES
 
 MANY_PARTS = {

@@ -1,0 +1,88 @@
+"""Every page at phone width (390 px) in a real Chromium: no chart title is cut or runs into anything else in its
+chart (subplot titles, legend, colour bar, axis titles, the plot area), and the first figure is reachable
+without scrolling through screens of controls."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import pytest
+
+from bench.scenarios import PAGES
+from tests.browser.conftest import SCREENSHOTS
+from tests.browser.helpers import exceptions_on_page, wait_until_drawn
+from ui.navigation import PAGES as NAV_PAGES
+from ui.sections import ALL
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}  # an iPhone 14's CSS viewport
+SCREENS_BEFORE_FIRST_FIGURE = 2  # the first figure starts within two phone screens of the page's top
+
+# For each drawn chart: its title's box against the chart's box and against every other labelled part of it.
+TITLE_CLASHES = """() => {
+  const box = el => el.getBoundingClientRect();
+  const meets = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const problems = [];
+  document.querySelectorAll('.js-plotly-plot').forEach((gd, i) => {
+    const title = gd.querySelector('.g-gtitle text.gtitle');
+    if (!title || !title.textContent.trim()) return;
+    const chart = box(gd), t = box(title);
+    if (chart.width === 0) return;  // not on screen (a closed tab)
+    const name = `chart ${i} "${title.textContent.slice(0, 60)}"`;
+    if (t.left < chart.left - 1 || t.right > chart.right + 1)
+      problems.push(`${name}: title cut (${Math.round(t.left)}..${Math.round(t.right)} outside ` +
+                    `${Math.round(chart.left)}..${Math.round(chart.right)})`);
+    const parts = [
+      ['subplot title or note', '.annotation-text-g text'], ['legend', '.legend .bg'],
+      ['colour bar title', '.cbtitle text'], ['x axis title', '[class^="g-x"][class$="title"] text'],
+      ['y axis title', '[class^="g-y"][class$="title"] text'], ['plot area', '.nsewdrag'],
+    ];
+    for (const [what, selector] of parts)
+      gd.querySelectorAll(selector).forEach(el => {
+        const b = box(el);
+        const label = (el.textContent || '').slice(0, 40);
+        if (b.width > 0 && meets(t, b)) problems.push(`${name}: title runs into the ${what} "${label}"`);
+      });
+  });
+  return problems;
+}"""
+
+FIRST_CHART_TOP = """() => {
+  const chart = document.querySelector("div[data-testid='stPlotlyChart']");
+  const main = document.querySelector("[data-testid='stMain']");
+  return chart.getBoundingClientRect().top - main.getBoundingClientRect().top;
+}"""
+
+
+def path_of(page_name: str) -> str:
+    return next(page.url_path for page in NAV_PAGES if page.name == page_name)
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.mark.parametrize("page_name", PAGES)
+def test_no_chart_title_is_cut_or_overlaps_at_phone_width(app_url, phone, page_name):
+    phone.set_viewport_size({"width": PHONE["width"], "height": 6000})  # Streamlit scrolls inside: draw it all
+    phone.goto(f"{app_url}/{path_of(page_name)}?section={quote(ALL)}")
+    wait_until_drawn(phone)
+    assert exceptions_on_page(phone) == []
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    phone.screenshot(path=str(SCREENSHOTS / f"{page_name}-390px.png"), full_page=True)
+    assert phone.evaluate(TITLE_CLASHES) == []
+
+
+@pytest.mark.parametrize("page_name", PAGES)
+def test_the_first_figure_is_near_the_top_at_phone_width(app_url, phone, page_name):
+    phone.goto(f"{app_url}/{path_of(page_name)}")
+    wait_until_drawn(phone)
+    top = phone.evaluate(FIRST_CHART_TOP)
+    assert top < SCREENS_BEFORE_FIRST_FIGURE * PHONE["height"], (
+        f"the first figure starts {top:.0f} px down, more than {SCREENS_BEFORE_FIRST_FIGURE} phone screens"
+    )

@@ -1,0 +1,75 @@
+"""Titles wrapped for a phone: lines that fit, a top margin that holds them, the builder's title kept."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from figures.phone_fit import PHONE_TITLE_WIDTH, TITLE_LINE, fit_title_to_phone
+from figures.text_wrap import CHAR_WIDTH, unwrapped_title
+
+LONG = "RoPE angle m·θ_i mod 2π, head_dim=128, base=10000, L=1,024 positions, every pair of the head"
+
+
+def _figure(title: str, top: float | None = None) -> go.Figure:
+    fig = go.Figure(go.Scatter(y=[1, 2]))
+    fig.update_layout(title=title, font_size=13, title_font_size=15)
+    if top is not None:
+        fig.update_layout(margin_t=top)
+    return fig
+
+
+def test_a_long_title_is_wrapped_to_a_phone_and_the_margin_grows_by_the_lines_added():
+    fig = fit_title_to_phone(_figure(LONG, top=90))
+    lines = fig.layout.title.text.split("<br>")
+    assert len(lines) >= 3
+    assert all(len(line) * CHAR_WIDTH * 15 <= PHONE_TITLE_WIDTH for line in lines)
+    assert " ".join(lines) == LONG  # broken at spaces only
+    assert _title_bottom(fig) < fig.layout.margin.t  # the whole title above the plot
+
+
+def test_the_builders_breaks_are_kept_and_only_added_lines_grow_the_margin():
+    title = "Learned table[p, j]:<br>random N(0, 0.02²) table, seed=0, 512 x 384, std 0.02"
+    fig = fit_title_to_phone(_figure(title, top=90))
+    lines = fig.layout.title.text.split("<br>")
+    assert lines[0] == "Learned table[p, j]:" and len(lines) == 3
+    assert _title_bottom(fig) < fig.layout.margin.t
+
+
+def test_subplot_titles_get_room_under_a_title_of_several_lines():
+    from plotly.subplots import make_subplots
+
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("left panel", "right panel"))
+    fig.update_layout(title=LONG, font_size=13, title_font_size=15, height=500, margin_t=60)
+    fit_title_to_phone(fig)
+    subplot_titles = 1.35 * 16  # make_subplots' 16 px annotations standing on the plot
+    assert _title_bottom(fig) + subplot_titles < fig.layout.margin.t
+
+
+def _title_bottom(fig: go.Figure) -> float:
+    """Pixels from the top of the chart to the bottom of the title's last line (descent included)."""
+    first_baseline = (1 - fig.layout.title.y) * (fig.layout.height or 450)
+    lines = 1 + fig.layout.title.text.count("<br>")
+    return first_baseline + (lines - 1) * TITLE_LINE * 15 + 0.3 * 15
+
+
+def test_a_title_that_fits_is_left_alone():
+    fig = fit_title_to_phone(_figure("Sinusoidal PE", top=70))
+    assert fig.layout.title.text == "Sinusoidal PE" and fig.layout.margin.t == 70
+    assert fig.layout.meta is None
+
+
+def test_the_builders_title_is_kept_for_exports():
+    fig = fit_title_to_phone(_figure(LONG))
+    assert fig.layout.title.text != LONG
+    assert unwrapped_title(fig) == LONG
+    assert unwrapped_title(_figure("short")) == "short"
+    assert unwrapped_title(go.Figure()) is None
+
+
+def test_an_export_lays_out_the_builders_title_for_its_own_page():
+    from figures.export_layout import fit_to_page
+    from figures.theme import apply_style
+
+    fig = apply_style(fit_title_to_phone(_figure(LONG)), "screen", "screen")
+    fit_to_page(fig, "screen")
+    assert fig.layout.title.text == LONG  # one line on a 1200 px page, not the phone's three
