@@ -16,6 +16,7 @@ from figures.registry import FigureResult, register
 from figures.theme import CYCLIC_SCALE, SEQUENTIAL_SCALE
 from figures.vision.grid import LABELLED_CELLS, square_cells
 from posenc_core import vision_rope
+from posenc_core.device import resolve_device, work_dtype
 
 
 def merged(p: Mapping[str, Any]) -> bool:
@@ -35,7 +36,8 @@ def rope_angles(p: Mapping[str, Any]) -> FigureResult:
     quarter, merge = head_dim // 4, p["spatial_merge_size"]
     if not 0 <= j < quarter:
         raise ValueError(f"frequency must be below head_dim/4 = {quarter} (got {j})")
-    angles = vision_rope.axial_angles(rows, columns, head_dim, base=p["base"], device=p["device"])  # row by row
+    device = resolve_device(p["device"])
+    angles = vision_rope.axial_angles(rows, columns, head_dim, base=p["base"], device=device, dtype=work_dtype(device))
     angles = angles.reshape(rows, columns, head_dim // 2).cpu()
     row_angle = torch.remainder(angles[..., j], 2 * math.pi)
     col_angle = torch.remainder(angles[..., quarter + j], 2 * math.pi)
