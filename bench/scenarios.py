@@ -17,5 +17,11 @@ SCENARIOS = {
         "max_len": "1024",  # learned tables are capped at 1024 x 8192 values
         "view": "overview",
         "mrope_section": "64,96,96",
+        "grid_h": "64",  # vision: a 64 x 64 patch grid, the widest sin-cos table, a 64 x 64 resize, head_dim 128
+        "grid_w": "64",
+        "embed_dim": "1280",
+        "old_grid": "64",
+        "new_grid": "64",
+        "vision_head_dim": "128",
     },
 }
