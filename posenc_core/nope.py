@@ -42,10 +42,11 @@ def causal_mean_output_norms(
     """Measured ‖o_i‖ of uniform causal attention over random values, at each position i given. Shape (P,).
 
     For each of ``n_sequences`` sequences of values v_j ~ N(0, I/dim) (so E‖v_j‖² = 1; drawn from
-    ``seed`` on the CPU, the same numbers on every device), attention with equal scores under a causal mask,
-    w_ij = softmax_j(0 if j <= i else -inf) = 1/(i+1) for j <= i, gives o_i = Σ_j w_ij v_j. Returned: the
-    root mean square over the sequences of ‖o_i‖, which follows :func:`causal_mean_norm_law` up to sampling
-    noise (relative spread about 1/sqrt(2 · dim · n_sequences)). Cost: n_sequences · (max(positions)+1) · dim.
+    ``seed`` on the CPU in ``dtype``, the same numbers on every device), attention with equal scores under a
+    causal mask, w_ij = softmax_j(0 if j <= i else -inf) = 1/(i+1) for j <= i, gives o_i = Σ_j w_ij v_j, the
+    running mean (computed as a running sum over the keys, in chunks). Returned: the root mean square over the
+    sequences of ‖o_i‖, which follows :func:`causal_mean_norm_law` up to sampling noise (relative spread about
+    1/sqrt(2 · dim · n_sequences)). Cost: n_sequences · (max(positions)+1) · dim random numbers.
     """
     device = resolve_device(device)
     dtype = check_float_dtype(dtype)
@@ -55,19 +56,21 @@ def causal_mean_output_norms(
     seed = check_int("seed", seed, minimum=0)
     if p.numel() == 0:
         return torch.empty(0, device=device, dtype=dtype)
-    n_keys = int(p.max()) + 1
     generator = torch.Generator().manual_seed(seed)
-    queries = p.to(torch.float64)[:, None]  # (P, 1): the position of each query row
-    output = torch.zeros(n_sequences, p.numel(), dim, dtype=torch.float64)  # (S, P, D)
+    output = torch.zeros(n_sequences, p.numel(), dim, dtype=dtype)  # (S, P, D)
+    running = torch.zeros(n_sequences, dim, dtype=dtype)  # Σ v_j over the keys of the chunks before
+    n_keys = int(p.max()) + 1
     for start in range(0, n_keys, _KEY_CHUNK):
-        keys = torch.arange(start, min(start + _KEY_CHUNK, n_keys), dtype=torch.float64)  # (C,)
-        values = torch.randn(n_sequences, keys.numel(), dim, generator=generator, dtype=torch.float64)
-        values = values / dim**0.5  # (S, C, D), E‖v‖² = 1
-        visible = keys[None, :] <= queries  # (P, C) causal mask
-        weights = torch.where(visible, 1.0 / (queries + 1.0), 0.0)  # softmax of equal scores over 0..i
-        output += torch.einsum("pc,scd->spd", weights, values)
+        stop = min(start + _KEY_CHUNK, n_keys)
+        values = torch.randn(n_sequences, stop - start, dim, generator=generator, dtype=dtype) / dim**0.5
+        prefix = running[:, None, :] + values.cumsum(dim=1)  # (S, C, D): Σ_{j<=i} v_j for i in the chunk
+        inside = (p >= start) & (p < stop)
+        output[:, inside] = prefix[:, p[inside] - start]
+        running = prefix[:, -1]
+    # the causal softmax of equal scores weighs each visible key by 1/(i+1): o_i = Σ_{j<=i} v_j / (i+1)
+    output = output / (p.to(dtype) + 1.0)[None, :, None]
     rms = output.square().sum(-1).mean(0).sqrt()  # (P,)
-    return rms.to(device=device, dtype=dtype)
+    return rms.to(device=device)
 
 
 def causal_mean_norm_law(positions, *, device=None, dtype: torch.dtype = torch.float32) -> torch.Tensor:

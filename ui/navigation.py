@@ -34,6 +34,7 @@ PAGES = (
     PageEntry("context_extension", "Context extension", "🔭"),
     PageEntry("mrope", "M-RoPE", "🖼️"),
     PageEntry("vision", "Vision (2-D)", "🧱"),
+    PageEntry("nope_and_sinks", "NoPE and sinks", "🕳️"),
     PageEntry("compare", "Compare", "⚖️"),
 )
 PAGE_NAMES = tuple(page.name for page in PAGES)

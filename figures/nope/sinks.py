@@ -1,0 +1,53 @@
+"""StreamingLLM's cache as a stream advances: which tokens it keeps and the position each one is given."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from figures.common import heatmap
+from figures.registry import FigureResult, register
+from figures.theme import SEQUENTIAL_SCALE
+from posenc_core import attention_sink
+
+
+def cache_grid(stream_len: int, n_sink: int, window: int, device=None) -> np.ndarray:
+    """(stream_len, stream_len): row t-1 is the cache after t tokens, cell j the position token j is given
+    there (NaN where the token is not in the cache, or not streamed yet)."""
+    grid = np.full((stream_len, stream_len), np.nan, dtype=np.float32)
+    for step in range(1, stream_len + 1):
+        kept, positions = attention_sink.cache_positions(step, n_sink=n_sink, window=window, device=device)
+        grid[step - 1, kept.cpu().numpy()] = positions.cpu().numpy()
+    return grid
+
+
+@register(
+    "sink-cache-grid",
+    title="StreamingLLM cache",
+    page="nope_and_sinks",
+    params=("stream_len", "n_sink", "sink_window"),
+)
+def cache_figure(p: Mapping[str, Any]) -> FigureResult:
+    n, sinks, window = p["stream_len"], p["n_sink"], p["sink_window"]
+    grid = cache_grid(n, sinks, window, p["device"])
+    tokens, steps = np.arange(n), np.arange(1, n + 1)
+    kept = f"{sinks} sinks + {window} recent" if sinks else f"no sinks, {window} recent"
+    fig = heatmap(
+        grid,
+        tokens,
+        steps,
+        title=f"Cache after each token:<br>{kept}",
+        x_title="token (original index)",
+        y_title="tokens streamed",
+        value_name="position seen",
+        colorscale=SEQUENTIAL_SCALE,
+        zmin=0,
+        zmax=max(1, min(n, sinks + window) - 1),
+        reversed_y=True,
+    )
+    fig.update_traces(hoverongaps=False)
+    data = {"position_seen": grid, "token": tokens.astype(np.float32), "step": steps.astype(np.float32)}
+    notes = ("blank: not in the cache (evicted, or not streamed yet)",)
+    return FigureResult(fig, data, notes)

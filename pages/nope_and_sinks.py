@@ -1,0 +1,65 @@
+"""NoPE and sinks: what a causal mask alone tells a model about position, Llama 4's NoPE layers and their
+temperature, and StreamingLLM's cache with the positions it gives."""
+
+import streamlit as st
+
+from figures.nope import notes
+from ui import controls, show
+from ui.router import ensure_app_router
+from ui.sections import show_sections, what_to_notice
+
+ensure_app_router()
+
+st.title("🕳️ NoPE and attention sinks")
+st.markdown(
+    "Some layers of today's models have **no position encoding at all** (NoPE). A decoder still knows order: its "
+    "causal mask lets token i see tokens 0 … i only, so what attention returns depends on how many tokens came "
+    "before. Llama 4 leaves RoPE out of every 4th layer and warms those layers' attention at long range. And "
+    "when a stream outgrows the cache, StreamingLLM keeps the first few tokens, where trained models park their "
+    "attention (the *sinks*), and numbers the cached tokens 0, 1, 2, … anew. Every number drawn is computed by "
+    "`posenc_core.nope` and `posenc_core.attention_sink`."
+)
+
+
+def causal_mask() -> None:
+    st.latex(r"o_i = \sum_{j \le i} \tfrac{1}{i+1}\, v_j,\quad \mathbb{E}\,\lVert o_i\rVert^2 = \tfrac{1}{i+1}")
+    values = controls.controls(["nope_length", "value_dim", "n_sequences", "values_seed"], columns=4)
+    result = show.figure("nope-causal-norm", values)
+    if result is not None:
+        what_to_notice(*notes.causal_points(values, result.data))
+    result = show.figure("nope-position-readout", values)
+    if result is not None:
+        what_to_notice(*notes.readout_points(values, result.data))
+
+
+def llama4() -> None:
+    layers = controls.controls(["num_hidden_layers", "no_rope_layer_interval"], columns=2)
+    result = show.figure("nope-llama4-layers", layers)
+    if result is not None:
+        what_to_notice(*notes.layer_points(layers, result.data))
+    st.latex(
+        r"\mathrm{scale}(p) = \log\!\left(\left\lfloor \tfrac{p+1}{\mathrm{floor\_scale}} \right\rfloor + 1\right)"
+        r"\cdot \mathrm{attn\_scale} + 1,\qquad q_p \leftarrow \mathrm{scale}(p)\, q_p"
+    )
+    st.caption("p is the token's index in the sequence (0 for the first), as in HF's Llama4TextAttention.")
+    temperature = controls.controls(["floor_scale", "attn_scale", "temperature_context"], columns=3)
+    result = show.figure("nope-llama4-temperature", temperature)
+    if result is not None:
+        what_to_notice(*notes.temperature_points(temperature, result.data))
+
+
+def sinks() -> None:
+    st.latex(r"\text{cache}(t) = \{0, \dots, s-1\} \cup \{t-w, \dots, t-1\},\quad \text{positions } 0, 1, 2, \dots")
+    stream = controls.controls(["stream_len", "n_sink", "sink_window"], columns=3)
+    result = show.figure("sink-cache-grid", stream)
+    if result is not None:
+        what_to_notice(*notes.cache_points(stream, result.data))
+
+
+SECTIONS = {
+    "Position from the causal mask": causal_mask,
+    "Llama 4: NoPE layers": llama4,
+    "Attention sinks (StreamingLLM)": sinks,
+}
+
+show_sections(SECTIONS)
