@@ -71,11 +71,16 @@ def resize_points(p: Mapping[str, Any], data: Mapping[str, np.ndarray]) -> list[
     old, new = p["old_grid"], p["new_grid"]
     difference = np.abs(data["difference"])
     inside = difference[2:-2, 2:-2].max() if new > 4 else difference.max()
-    grow = "enlarged" if new > old else "shrunk" if new < old else "kept"
+    if new == old:
+        first = f"The grid is unchanged ({old}×{old}): timm returns the table as it is."
+    else:
+        first = (
+            f"The {old}×{old} table is {'enlarged' if new > old else 'shrunk'} to {new}×{new} as an image: cell i of "
+            f"the new grid reads the old one at (i + 0.5)·{old}/{new} − 0.5, between its neighbours. The pattern "
+            "keeps its place on the image, so a patch keeps roughly the position vector its area had in training."
+        )
     points = [
-        f"The {old}×{old} table is {grow} to {new}×{new} as an image: cell i of the new grid reads the old one at "
-        f"(i + 0.5)·{old}/{new} − 0.5, between its neighbours. The pattern keeps its place on the image, so a "
-        "patch keeps roughly the position vector its area had in training.",
+        first,
         f"Against the same smooth waves sampled on the {new}×{new} grid, the resized table is off by at most "
         f"{float(difference.max()):.2g}, {float(inside):.2g} two patches in from the edge: the edges, where the "
         "filter runs out of neighbours, carry most of the error (the right panel, on the same colour scale).",
