@@ -1,9 +1,11 @@
 """Context extension: how RoPE scaling variants stretch a model past its training length, and how large a
 base a context needs."""
 
+import pandas as pd
 import streamlit as st
 
 from figures.context.params import LONGROPE_LISTS, SCALING_KEY_PARAMS
+from posenc_core.rope_methods import methods_table
 from ui import controls, show, state
 from ui.router import ensure_app_router
 from ui.sections import show_sections, what_to_notice
@@ -25,11 +27,6 @@ st.latex(
     r"\theta'_i = \theta_i\left((1-r_i) + \frac{r_i}{s}\right),\quad \theta_i = \mathrm{base}^{-2i/d},\quad "
     r"\lambda_i = \frac{2\pi}{\theta_i},\qquad \text{angle} = m\,\theta'_i"
 )
-st.latex(
-    r"r_i^{\mathrm{YaRN}} = \mathrm{clamp}\!\left(\frac{i-\mathrm{low}}{\mathrm{high}-\mathrm{low}},0,1\right),"
-    r"\quad \frac{L}{\lambda_{\mathrm{low}}} = \beta_{\mathrm{fast}},\ \frac{L}{\lambda_{\mathrm{high}}} = "
-    r"\beta_{\mathrm{slow}},\qquad \text{logits} \times \text{attention\_factor}^2"
-)
 
 params = controls.controls(
     ["head_dim", "base", "partial_rotary_factor", "rope_type", "factor", "original_max_position_embeddings", "seq_len"],
@@ -40,13 +37,14 @@ params = controls.controls(
 with st.expander("YaRN and Llama 3.1 settings (HF rope_scaling keys)", expanded=False):
     params |= controls.controls(SCALING_KEY_PARAMS, columns=4)
 params |= state.preset_only(LONGROPE_LISTS)  # a model's own LongRoPE lists, from its preset or config.json
-st.caption(
-    "s·L is the context the factor aims at; seq_len is the current sequence length, which picks dynamic NTK's "
-    "base and LongRoPE's long or short factors (a dynamic model's max_position_embeddings is taken to be L). "
-    "The page's rope_type is marked ★ and drawn solid, the others fainter. LongRoPE's factors are searched per "
-    "model, so the page draws only real ones: the model's own (from its preset or a config.json with LongRoPE "
-    "lists), else Phi-3-mini-128k's when head_dim is 96; otherwise LongRoPE is left out."
-)
+with st.expander("What s, L and seq_len mean here, and when LongRoPE is drawn", expanded=False):
+    st.caption(
+        "s·L is the context the factor aims at; seq_len is the current sequence length, which picks dynamic NTK's "
+        "base and LongRoPE's long or short factors (a dynamic model's max_position_embeddings is taken to be L). "
+        "The page's rope_type is marked ★ and drawn solid, the others fainter. LongRoPE's factors are searched "
+        "per model, so the page draws only real ones: the model's own (from its preset or a config.json with "
+        "LongRoPE lists), else Phi-3-mini-128k's when head_dim is 96; otherwise LongRoPE is left out."
+    )
 
 
 def frequencies() -> None:
@@ -66,6 +64,11 @@ def frequencies() -> None:
 
 
 def yarn_ramp() -> None:
+    st.latex(
+        r"r_i^{\mathrm{YaRN}} = \mathrm{clamp}\!\left(\frac{i-\mathrm{low}}{\mathrm{high}-\mathrm{low}},0,1\right),"
+        r"\quad \frac{L}{\lambda_{\mathrm{low}}} = \beta_{\mathrm{fast}},\ \frac{L}{\lambda_{\mathrm{high}}} = "
+        r"\beta_{\mathrm{slow}},\qquad \text{logits} \times \text{attention\_factor}^2"
+    )
     show.figure("context-yarn-ramp", params)
     what_to_notice(
         "HF's ramp is linear in the pair index i between low and high, the pairs that turn β_fast and β_slow times "
@@ -118,6 +121,39 @@ def base_for_context() -> None:
     )
 
 
+def methods() -> None:
+    try:
+        rows = methods_table(
+            head_dim=params["head_dim"],
+            base=params["base"],
+            factor=params["factor"],
+            original_max_position_embeddings=params["original_max_position_embeddings"],
+            partial_rotary_factor=params["partial_rotary_factor"],
+        )
+    except ValueError as error:
+        st.error(str(error))
+        return
+    st.table(pd.DataFrame(rows).set_index("rope_type"))
+    st.caption(
+        f"One row per rope_type in `posenc_core.rope_scaling`; the attention factor is what that type's function "
+        f"returns at s = {params['factor']:g} and L = {params['original_max_position_embeddings']:,} (the controls "
+        "above)."
+    )
+    factors = {row["method"]: row["attention factor"].rsplit("= ", 1)[-1] for row in rows}
+    sharpened = [f"{method} ({value})" for method, value in factors.items() if value != "1"]
+    untuned = [row["method"] for row in rows if row["fine-tuning"].startswith("no") and row["rope_type"] != "default"]
+    what_to_notice(
+        (
+            "Only " + " and ".join(sharpened) + " scale cos and sin, so their logits grow by the square: attention "
+            "sharpens to make up for the flatter scores of a longer context. The others return 1."
+        )
+        if sharpened
+        else f"At s = {params['factor']:g} every type returns an attention factor of 1 (the factors grow with s > 1).",
+        "Without fine-tuning: " + ", ".join(untuned) + ". The others were fine-tuned with their scaling, "
+        "briefly for linear and YaRN.",
+    )
+
+
 show_sections(
     {
         "Frequencies": frequencies,
@@ -125,5 +161,6 @@ show_sections(
         "Angles past L": angles,
         "Dynamic NTK, temperature": dynamic_and_temperature,
         "Base calculator": base_for_context,
+        "Methods table": methods,
     }
 )

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from posenc_core._checks import check_choice, check_float, check_int
+from posenc_core.rope_method_facts import MethodFacts
 
 KINDS = ("float", "int", "bool", "floats")
 
@@ -67,6 +68,7 @@ class RopeTypeKeys:
     required: tuple[ScalingKey, ...]
     optional: tuple[ScalingKey, ...]
     summary: str  # one sentence: what the type does with its keys
+    facts: MethodFacts  # what the method is, for people: the row of the context page's methods table
 
 
 def _float(name: str, meaning: str, default: float | None = None, **bounds: float) -> ScalingKey:
@@ -168,22 +170,67 @@ SCALING_KEYS: dict[str, ScalingKey] = {
 _MODEL_KEYS = (SCALING_KEYS["rope_theta"], SCALING_KEYS["partial_rotary_factor"])
 
 
-def _type(rope_type: str, required: tuple[str, ...], optional: tuple[str, ...], summary: str) -> RopeTypeKeys:
+def _type(
+    rope_type: str, required: tuple[str, ...], optional: tuple[str, ...], summary: str, facts: MethodFacts
+) -> RopeTypeKeys:
     keys = tuple(SCALING_KEYS[name] for name in required), tuple(SCALING_KEYS[name] for name in optional)
-    return RopeTypeKeys(rope_type, keys[0], keys[1] + _MODEL_KEYS, summary)
+    return RopeTypeKeys(rope_type, keys[0], keys[1] + _MODEL_KEYS, summary, facts)
 
 
 ROPE_TYPE_KEYS: dict[str, RopeTypeKeys] = {
     keys.rope_type: keys
     for keys in (
-        _type("default", (), (), "plain RoPE: the frequencies θ^(-2i/d), no scaling keys"),
-        _type("linear", ("factor",), (), "position interpolation: every frequency divided by the factor"),
-        _type("ntk", ("factor",), (), "static NTK-aware: the base multiplied by factor^(d/(d-2))"),
+        _type(
+            "default",
+            (),
+            (),
+            "plain RoPE: the frequencies θ^(-2i/d), no scaling keys",
+            MethodFacts(
+                "RoPE (no scaling)",
+                "nothing: θ_i = base^(−2i/d)",
+                "no (the model's own context only)",
+                "1",
+                "Llama 2, Mistral 7B, Qwen2 within 32k: every RoPE model at its trained length",
+            ),
+        ),
+        _type(
+            "linear",
+            ("factor",),
+            (),
+            "position interpolation: every frequency divided by the factor",
+            MethodFacts(
+                "Linear (position interpolation)",
+                "every θ_i divided by s: positions squeezed s times, fast pairs too",
+                "yes, briefly (about 1,000 steps in Chen et al. 2023)",
+                "1",
+                "Gemma 3's global layers (s = 8), Vicuna v1.5 16k, LongChat",
+            ),
+        ),
+        _type(
+            "ntk",
+            ("factor",),
+            (),
+            "static NTK-aware: the base multiplied by factor^(d/(d-2))",
+            MethodFacts(
+                "NTK-aware (static)",
+                "the base, raised to base·s^(d/(d−2)): the slowest pair divided by s, fast pairs almost kept",
+                "no (proposed for use without; better with)",
+                "1",
+                "community Llama extensions (2023); HF has since dropped the type",
+            ),
+        ),
         _type(
             "dynamic",
             ("factor",),
             (),
             "dynamic NTK: the base grows with the sequence length past max_position_embeddings (an argument)",
+            MethodFacts(
+                "Dynamic NTK",
+                "the base, grown with the sequence length once it passes L (unchanged within L)",
+                "no (designed for use without)",
+                "1",
+                "Qwen-7B v1 (use_dynamic_ntk), Llama models loaded with rope_type dynamic",
+            ),
         ),
         _type(
             "yarn",
@@ -191,6 +238,13 @@ ROPE_TYPE_KEYS: dict[str, RopeTypeKeys] = {
             ("attention_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate"),
             "YaRN: fast pairs kept, slow pairs divided by the factor, a ramp between; given max_position_embeddings, "
             "a missing original length falls back to it and a null factor to their ratio (v5)",
+            MethodFacts(
+                "YaRN",
+                "slow pairs divided by s, fast pairs kept, a ramp between; cos and sin scaled up (DeepSeek: mscale)",
+                "yes, briefly (400 steps, about 0.1% of pre-training, in Peng et al. 2023); works less well without",
+                "0.1·ln(s) + 1",
+                "Qwen2.5 at 128k (s = 4), DeepSeek-V2/V3 (s = 40), Nous Yarn-Llama-2",
+            ),
         ),
         _type(
             "longrope",
@@ -198,12 +252,26 @@ ROPE_TYPE_KEYS: dict[str, RopeTypeKeys] = {
             ("factor", "attention_factor"),
             "LongRoPE: per-pair divisors, short or long by the sequence length; the factor (default "
             "max_position_embeddings / original_max_position_embeddings) only sets the derived attention factor",
+            MethodFacts(
+                "LongRoPE",
+                "each pair divided by its own searched factor, a short list within L and a long one past it",
+                "yes: the factors are searched per model, then the model is fine-tuned with them",
+                "√(1 + ln(s) / ln(L))",
+                "Phi-3 mini/medium 128k, Phi-3.5",
+            ),
         ),
         _type(
             "llama3",
             ("factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"),
             (),
             "Llama 3.1: short wavelengths kept, long ones divided by the factor, blended between",
+            MethodFacts(
+                "Llama 3.1",
+                "long wavelengths (above L/low_freq_factor) divided by s, short ones kept, blended between",
+                "yes: part of Llama 3.1's long-context continued pre-training",
+                "1",
+                "Llama 3.1 and 3.3 (s = 8), Llama 3.2 1B/3B (s = 32)",
+            ),
         ),
     )
 }

@@ -1,4 +1,7 @@
+import math
+
 from figures.params import PARAMS
+from posenc_core.rope_scaling import ROPE_SCALING_FUNCTIONS
 from tests.pages.conftest import assert_healthy, chart_specs, open_page, payload_bytes, titles
 
 PAGE = "context_extension"
@@ -124,3 +127,20 @@ def test_largest_parameters_stay_under_the_page_budget():
     assert_healthy(at)
     assert len(chart_specs(at)) == len(FIGURE_TITLES)
     assert payload_bytes(at) < 3_000_000
+
+
+def test_the_methods_table_lists_every_rope_type_with_its_attention_factor_at_the_pages_factor():
+    at = open_page(PAGE, QUICK | {"factor": "16", "original_max_position_embeddings": "8192"}, section="Methods table")
+    assert_healthy(at)
+    (table,) = at.table
+    frame = table.value
+    assert frame.index.tolist() == list(ROPE_SCALING_FUNCTIONS)
+    yarn, longrope = 0.1 * math.log(16) + 1, math.sqrt(1 + math.log(16) / math.log(8192))
+    assert frame.loc["yarn", "attention factor"] == f"0.1·ln(s) + 1 = {yarn:.4g}"
+    assert frame.loc["longrope", "attention factor"] == f"√(1 + ln(s) / ln(L)) = {longrope:.4g}"
+    assert frame.loc["linear", "attention factor"] == "1"
+    notice = next(block.value for block in at.markdown if "What to notice" in block.value)
+    assert f"YaRN ({yarn:.4g}) and LongRoPE ({longrope:.4g})" in notice and "NTK-aware (static), Dynamic NTK" in notice
+    at.number_input(key="factor").set_value(1.0).run()
+    notice = next(block.value for block in at.markdown if "What to notice" in block.value)
+    assert "At s = 1 every type returns an attention factor of 1" in notice
