@@ -27,7 +27,7 @@ import torch
 from posenc_core._checks import check_float, check_float_dtype, check_int, check_vector
 from posenc_core.device import resolve_device
 
-_KEY_CHUNK = 2048  # keys drawn and attended per step: memory stays n_sequences x 2048 x dim
+KEY_CHUNK = 2048  # keys drawn and attended per step: memory stays n_sequences x 2048 x dim
 
 
 def causal_mean_output_norms(
@@ -60,8 +60,8 @@ def causal_mean_output_norms(
     output = torch.zeros(n_sequences, p.numel(), dim, dtype=dtype)  # (S, P, D)
     running = torch.zeros(n_sequences, dim, dtype=dtype)  # Σ v_j over the keys of the chunks before
     n_keys = int(p.max()) + 1
-    for start in range(0, n_keys, _KEY_CHUNK):
-        stop = min(start + _KEY_CHUNK, n_keys)
+    for start in range(0, n_keys, KEY_CHUNK):
+        stop = min(start + KEY_CHUNK, n_keys)
         values = torch.randn(n_sequences, stop - start, dim, generator=generator, dtype=dtype) / dim**0.5
         prefix = running[:, None, :] + values.cumsum(dim=1)  # (S, C, D): Σ_{j<=i} v_j for i in the chunk
         inside = (p >= start) & (p < stop)

@@ -40,6 +40,11 @@ OTHER = {
     "channel": 3,
     "vision_head_dim": "32",
     "frequency": 5,
+    "value_dim": 16,
+    "n_sequences": 8,
+    "no_rope_layer_interval": 3,
+    "floor_scale": 1000,
+    "sink_window": 6,
 }
 
 IDS = sorted(registry.FIGURES)
