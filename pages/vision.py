@@ -58,7 +58,7 @@ def rope_2d() -> None:
         r"\theta(r, c) = [\,r\,\omega_0, \dots, r\,\omega_{d/4-1},\ c\,\omega_0, \dots, c\,\omega_{d/4-1}\,],"
         r"\quad \omega_j = b^{-4j/d}"
     )
-    values = grid | controls.controls(["vision_head_dim", "base", "frequency", "spatial_merge_size"], columns=4)
+    values = grid | controls.controls(["vision_head_dim", "vision_base", "frequency", "spatial_merge_size"], columns=4)
     result = show.figure("vision-rope-angles", values)
     if result is not None:
         what_to_notice(*notes.rope_points(values, result.data))

@@ -113,8 +113,8 @@ def resize_code(values: Mapping[str, Any]) -> Snippet:
 @register_code("vision-rope-angles")
 def rope_code(values: Mapping[str, Any]) -> Snippet:
     source = code_block(
-        assignments(values, "grid_h", "grid_w", "base", "frequency", "spatial_merge_size")
-        + f"\nhead_dim = {int(values['vision_head_dim'])}",
+        assignments(values, "grid_h", "grid_w", "frequency", "spatial_merge_size")
+        + f"\nhead_dim = {int(values['vision_head_dim'])}\nbase = {float(values['vision_base'])!r}",
         """
         omega = base ** (-np.arange(0, head_dim // 2, 2) / (head_dim // 2))  # ω_j = base^(-4j/d), d/4 of them
         rows, cols = np.meshgrid(np.arange(grid_h), np.arange(grid_w), indexing="ij")

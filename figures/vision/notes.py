@@ -99,7 +99,7 @@ def resize_points(p: Mapping[str, Any], data: Mapping[str, np.ndarray]) -> list[
 def rope_points(p: Mapping[str, Any], data: Mapping[str, np.ndarray]) -> list[str]:
     head_dim, j = int(p["vision_head_dim"]), p["frequency"]
     quarter = head_dim // 4
-    omega = float(p["base"]) ** (-4 * j / head_dim)
+    omega = float(p["vision_base"]) ** (-4 * j / head_dim)
     order = data["order"].astype(int)
     rows, columns = order.shape
     points = [

@@ -155,6 +155,20 @@ register_param(
 )
 
 
+register_param(
+    ParamSpec(
+        "vision_base",
+        "float",
+        10000.0,
+        "Base (vision rope_theta)",
+        1.0001,
+        1e12,
+        log=True,
+        help="The vision tower's own RoPE base (Qwen2-VL's vision_config: 10000), not the language model's.",
+    )
+)
+
+
 def _frequency_limits(values: Mapping[str, Any]) -> tuple[int, int, str] | None:
     """A frequency index j below head_dim / 4."""
     if "vision_head_dim" not in values:

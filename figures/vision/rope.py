@@ -29,7 +29,7 @@ def merged(p: Mapping[str, Any]) -> bool:
     "vision-rope-angles",
     title="2-D RoPE angles on the patch grid",
     page="vision",
-    params=("grid_h", "grid_w", "vision_head_dim", "base", "frequency", "spatial_merge_size"),
+    params=("grid_h", "grid_w", "vision_head_dim", "vision_base", "frequency", "spatial_merge_size"),
 )
 def rope_angles(p: Mapping[str, Any]) -> FigureResult:
     rows, columns, head_dim, j = p["grid_h"], p["grid_w"], int(p["vision_head_dim"]), p["frequency"]
@@ -37,7 +37,9 @@ def rope_angles(p: Mapping[str, Any]) -> FigureResult:
     if not 0 <= j < quarter:
         raise ValueError(f"frequency must be below head_dim/4 = {quarter} (got {j})")
     device = resolve_device(p["device"])
-    angles = vision_rope.axial_angles(rows, columns, head_dim, base=p["base"], device=device, dtype=work_dtype(device))
+    angles = vision_rope.axial_angles(
+        rows, columns, head_dim, base=p["vision_base"], device=device, dtype=work_dtype(device)
+    )
     angles = angles.reshape(rows, columns, head_dim // 2).cpu()
     row_angle = torch.remainder(angles[..., j], 2 * math.pi)
     col_angle = torch.remainder(angles[..., quarter + j], 2 * math.pi)
@@ -85,9 +87,9 @@ def rope_angles(p: Mapping[str, Any]) -> FigureResult:
         square_cells(fig, rows, columns, row=1, col=column)
         fig.update_xaxes(title_text="patch column", row=1, col=column)
     fig.update_yaxes(title_text="patch row", row=1, col=1)
-    omega = float(vision_rope.axial_inv_freq(head_dim, base=p["base"], device="cpu", dtype=torch.float64)[j])
+    omega = float(vision_rope.axial_inv_freq(head_dim, base=p["vision_base"], device="cpu", dtype=torch.float64)[j])
     fig.update_layout(
-        title=f"2-D RoPE, head_dim={head_dim}, base={p['base']:g}: ω_{j} = {omega:.3g} rad/patch",
+        title=f"2-D RoPE, head_dim={head_dim}, base={p['vision_base']:g}: ω_{j} = {omega:.3g} rad/patch",
         coloraxis={
             "colorscale": CYCLIC_SCALE,
             "cmin": 0.0,

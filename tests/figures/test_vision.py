@@ -112,7 +112,14 @@ def test_resize_draws_the_core_resize_of_the_seeded_table():
 
 
 def test_rope_angles_are_the_core_angles_of_one_row_pair_and_one_column_pair():
-    given = {"grid_h": 6, "grid_w": 8, "vision_head_dim": "16", "base": 100.0, "frequency": 1, "spatial_merge_size": 2}
+    given = {
+        "grid_h": 6,
+        "grid_w": 8,
+        "vision_head_dim": "16",
+        "vision_base": 100.0,
+        "frequency": 1,
+        "spatial_merge_size": 2,
+    }
     params, result = _build("vision-rope-angles", **given)
     angles = vision_rope.axial_angles(6, 8, 16, base=100.0, device="cpu").reshape(6, 8, 8)
     np.testing.assert_allclose(result.data["row_angle"], torch.remainder(angles[..., 1], 2 * math.pi), atol=1e-6)

@@ -26,7 +26,7 @@ FULL = {
     "channel": "3",
     "seed": "7",
     "vision_head_dim": "32",
-    "base": "100",
+    "vision_base": "100",
     "frequency": "3",
     "spatial_merge_size": "2",
 }
@@ -80,7 +80,7 @@ def test_url_restores_every_parameter():
     assert control(at, "old_grid").value == 10 and control(at, "new_grid").value == 20
     assert control(at, "resize_mode").value == "bilinear" and control(at, "antialias").value is False
     assert control(at, "channel").value == 3 and control(at, "seed").value == 7
-    assert control(at, "vision_head_dim").value == "32" and control(at, "base").value == 100
+    assert control(at, "vision_head_dim").value == "32" and control(at, "vision_base").value == 100
     assert control(at, "frequency").value == 3 and control(at, "spatial_merge_size").value == 2
     assert titles(at) == [
         "6×8 patches, read row by row",
@@ -104,7 +104,7 @@ def test_url_restores_every_parameter():
         ("antialias", True, 3, "(bilinear, antialias)"),
         ("channel", 9, 3, "channel 9"),
         ("frequency", 0, 4, "ω_0 = 1 rad/patch"),
-        ("base", 10000.0, 4, "base=10000"),
+        ("vision_base", 10000.0, 4, "base=10000"),
         ("spatial_merge_size", 1, 4, None),
     ],
 )
