@@ -45,6 +45,9 @@ OTHER = {
     "no_rope_layer_interval": 3,
     "floor_scale": 1000,
     "sink_window": 6,
+    "rope_type": "llama3",
+    "factor": 8.0,
+    "original_max_position_embeddings": 2048,
 }
 
 IDS = sorted(registry.FIGURES)
