@@ -48,6 +48,8 @@ OTHER = {
     "rope_type": "llama3",
     "factor": 8.0,
     "original_max_position_embeddings": 2048,
+    "mrope_section": (8, 12, 12),
+    "segments": "text:2,image:1x4x4,text:1,video:2x2x2",
 }
 
 IDS = sorted(registry.FIGURES)
