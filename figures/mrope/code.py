@@ -30,7 +30,8 @@ def position_ids_code(values: Mapping[str, Any]) -> str:
                 block = np.arange(size[0])[None, :].repeat(3, axis=0)
             else:  # one token per merged patch, frame by frame, row by row: T = frame, H = row, W = column
                 t, h, w = size[0], size[1] // merge, size[2] // merge
-                block = np.stack([a.ravel() for a in np.meshgrid(np.arange(t), np.arange(h), np.arange(w), indexing="ij")])
+                grid = np.meshgrid(np.arange(t), np.arange(h), np.arange(w), indexing="ij")
+                block = np.stack([axis.ravel() for axis in grid])
             blocks.append(block + start)
             start = blocks[-1].max() + 1  # the next segment starts after the largest id so far
         ids = np.concatenate(blocks, axis=1)  # (3, tokens): rows T, H, W
