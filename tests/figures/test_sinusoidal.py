@@ -34,7 +34,7 @@ def _trace(result, name_start):
     return next(trace for trace in result.figure.data if (trace.name or "").startswith(name_start))
 
 
-def test_the_page_has_its_eight_figures():
+def test_the_page_has_its_nine_figures():
     assert sorted(FIGURE_IDS) == sorted(
         [
             "sinusoidal-heatmap",
@@ -45,6 +45,7 @@ def test_the_page_has_its_eight_figures():
             "sinusoidal-linear-map",
             "sinusoidal-linear-map-error",
             "sinusoidal-add-vs-concat",
+            "sinusoidal-binary-counter",
         ]
     )
 

@@ -1,0 +1,18 @@
+"""The real-attention family's parameter: the sentence the built-in encoder reads."""
+
+from __future__ import annotations
+
+from figures.params import ParamSpec, register_param
+
+MAX_TOKENS = 64  # [CLS] + word pieces + [SEP]: a 64 x 64 attention map per head, 6 x 12 heads, well under a second
+MAX_CHARACTERS = 1000  # more text than 64 tokens can hold: refused before it is tokenized
+
+register_param(
+    ParamSpec(
+        "attention_text",
+        "text",
+        "The cat sat on the mat, and the dog watched it from the door.",
+        "Sentence the model reads",
+        help=f"Any English text of at most {MAX_TOKENS} tokens with [CLS] and [SEP] (WordPiece, lower-cased).",
+    )
+)
