@@ -5,6 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from figures.context.params import LONGROPE_LISTS, SCALING_KEY_PARAMS
+from figures.layers import notes as layer_notes
 from posenc_core.rope_methods import methods_table
 from ui import controls, show, state
 from ui.router import ensure_app_router
@@ -154,6 +155,13 @@ def methods() -> None:
     )
 
 
+def layer_by_layer() -> None:
+    model = {"layered_model": controls.control("layered_model")}
+    result = show.figure("layers-rope-bases", model)
+    if result is not None:
+        what_to_notice(*layer_notes.layer_points(model, result.data))
+
+
 show_sections(
     {
         "Frequencies": frequencies,
@@ -162,5 +170,6 @@ show_sections(
         "Dynamic NTK, temperature": dynamic_and_temperature,
         "Base calculator": base_for_context,
         "Methods table": methods,
+        "Layer by layer (Gemma 3, Llama 4)": layer_by_layer,
     }
 )

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from figures.layers import notes as layer_notes
 from figures.rope.frequencies import pair_turn, rotary_dim
 from ui import controls, show
 from ui.router import ensure_app_router
@@ -106,6 +107,13 @@ def channels() -> None:
     )
 
 
+def layer_by_layer() -> None:
+    model = {"layered_model": controls.control("layered_model")}
+    result = show.figure("layers-rope-bases", model)
+    if result is not None:
+        what_to_notice(*layer_notes.layer_points(model, result.data))
+
+
 show_sections(
     {
         "One pair turning": one_pair,
@@ -113,5 +121,6 @@ show_sections(
         "The relative property": relative_property,
         "Long-term decay": decay,
         "Which channels rotate together": channels,
+        "Layer by layer (Gemma 3, Llama 4)": layer_by_layer,
     }
 )

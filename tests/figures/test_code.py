@@ -48,6 +48,7 @@ OTHER = {
     "rope_type": "llama3",
     "factor": 8.0,
     "original_max_position_embeddings": 2048,
+    "layered_model": "llama-4-scout",
     "mrope_section": (8, 12, 12),
     "segments": "text:2,image:1x4x4,text:1,video:2x2x2",
 }

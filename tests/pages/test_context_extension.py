@@ -14,6 +14,7 @@ FIGURE_TITLES = (
     "Dynamic NTK base'",
     "Attention temperature",
     "Smallest RoPE base",
+    "Gemma-3-27B: RoPE per layer",
 )
 
 

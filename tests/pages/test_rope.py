@@ -2,13 +2,14 @@ import pytest
 
 from tests.pages.conftest import assert_healthy, chart_specs, control, open_page, payload_bytes, titles, warning_text
 
-FIGURES = ("rotation", "angles", "wavelengths", "scores", "profile", "decay", "channels")
+FIGURES = ("rotation", "angles", "wavelengths", "scores", "profile", "decay", "channels", "layers")
 SECTIONS = (
     "One pair turning",
     "Rotation angles and wavelengths",
     "The relative property",
     "Long-term decay",
     "Which channels rotate together",
+    "Layer by layer (Gemma 3, Llama 4)",
 )
 
 

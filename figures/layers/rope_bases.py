@@ -1,0 +1,92 @@
+"""Per layer of a hybrid model: its RoPE base and the wavelength of its slowest pair (none on a NoPE layer)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+import torch
+
+from figures.common import LEGEND_BELOW, mark
+from figures.registry import FigureResult, register
+from figures.theme import COLORWAY
+from posenc_core import rope_scaling
+from posenc_core.presets import PRESETS, layer_rope_inputs
+
+NOPE_FILL = "rgba(214,39,40,0.25)"
+KIND_NAMES = {  # HF layer_types, as the legend says them
+    "sliding_attention": "sliding window",
+    "full_attention": "full attention",
+    "chunked_attention": "chunked attention",
+}
+
+
+def layer_table(key: str, device=None) -> dict[str, np.ndarray]:
+    """Per layer: base (NaN on NoPE layers), slowest-pair wavelength 2π / min θ_i in tokens (scaling included),
+    and the layer kind's index in ``KIND_NAMES`` (-1 for NoPE)."""
+    preset = PRESETS[key]
+    kinds = preset.layer_types or ("full_attention",) * preset.n_layers
+    bases = preset.layer_rope_bases()
+    slowest: dict[tuple[str, float], float] = {}
+    wavelength = np.full(preset.n_layers, np.nan)
+    for layer, (kind, base) in enumerate(zip(kinds, bases, strict=True)):
+        if base is None:
+            continue
+        if (kind, base) not in slowest:
+            inv, _ = rope_scaling.inv_freq(**layer_rope_inputs(preset, layer), device=device, dtype=torch.float64)
+            slowest[kind, base] = 2 * math.pi / float(inv.min())
+        wavelength[layer] = slowest[kind, base]
+    return {
+        "layer": np.arange(preset.n_layers, dtype=np.float32),
+        "base": np.array([np.nan if b is None else b for b in bases], dtype=np.float64),
+        "slowest_wavelength": wavelength,
+        "kind": np.array([-1 if b is None else list(KIND_NAMES).index(k) for k, b in zip(kinds, bases, strict=True)]),
+    }
+
+
+@register("layers-rope-bases", title="RoPE layer by layer", page="rope", params=("layered_model",))
+def rope_bases(p: Mapping[str, Any]) -> FigureResult:
+    preset = PRESETS[p["layered_model"]]
+    data = layer_table(p["layered_model"], p["device"])
+    fig = go.Figure()
+    for index, name in enumerate(KIND_NAMES.values()):
+        chosen = data["kind"] == index
+        if not chosen.any():
+            continue
+        fig.add_trace(
+            go.Scatter(
+                x=data["layer"][chosen],
+                y=data["slowest_wavelength"][chosen],
+                mode="markers",
+                name=f"{name} (base {data['base'][chosen][0]:,.0f})",
+                marker={"color": COLORWAY[index], "size": 9},
+                customdata=data["base"][chosen],
+                hovertemplate=f"layer %{{x}}: {name}<br>base %{{customdata:,.0f}}<br>slowest wavelength "
+                "%{y:,.0f} tokens<extra></extra>",
+            )
+        )
+    nope_layers = data["layer"][data["kind"] == -1]
+    for layer in nope_layers:  # a shaded column: no wavelength to draw
+        fig.add_vrect(x0=layer - 0.4, x1=layer + 0.4, fillcolor=NOPE_FILL, line_width=0, layer="below")
+    if len(nope_layers):
+        fig.add_trace(
+            go.Scatter(
+                x=[None], y=[None], mode="markers", name="NoPE layer (shaded): no RoPE",
+                marker={"color": NOPE_FILL, "symbol": "square", "size": 12},
+            )
+        )  # fmt: skip
+    if preset.sliding_window:
+        window = "sliding window" if "sliding_attention" in (preset.layer_types or ()) else "chunk"
+        mark(fig, preset.sliding_window, f"{window} {preset.sliding_window:,} tokens", axis="y", log=True)
+    fig.update_layout(
+        title=f"{preset.name}: RoPE per layer",
+        xaxis_title="layer",
+        yaxis_title="slowest wavelength (tokens)",
+        legend=LEGEND_BELOW,
+    )
+    fig.update_yaxes(type="log")
+    notes = (f"slowest wavelength = 2π / min θᵢ, with the layer's scaling ({preset.source})",)
+    return FigureResult(fig, {k: v.astype(np.float32) for k, v in data.items()}, notes)
