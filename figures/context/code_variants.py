@@ -58,8 +58,8 @@ def yarn_range(values: Mapping[str, Any]) -> tuple[float, float]:
     return max(low, 0), min(high, dim - 1)
 
 
-def yarn_ramp_code(values: Mapping[str, Any]) -> str:
-    """``ramp``: YaRN's ramp over the pairs (0 = keep, 1 = divide by s)."""
+def yarn_ramp_code(values: Mapping[str, Any], dtype: str = "float") -> str:
+    """``ramp``: YaRN's ramp over the pairs (0 = keep, 1 = divide by s), in ``dtype`` ("float" or "double")."""
     rounded = ("math.floor(", ")", "math.ceil(", ")") if values["truncate"] else ("", "", "", "")
     low, high = yarn_range(values)
     nudge = "\nhigh += 0.001  # low == high: HF's nudge against a division by zero" if low == high else ""
@@ -69,7 +69,7 @@ def yarn_ramp_code(values: Mapping[str, Any]) -> str:
         f"low = max({rounded[0]}pair_at(beta_fast){rounded[1]}, 0)  # pairs up to low turn fast: kept\n"
         f"high = min({rounded[2]}pair_at(beta_slow){rounded[3]}, rotary_dim - 1)  # pairs from high: divided by s"
         f"{nudge}\n"
-        "ramp = torch.clamp((torch.arange(rotary_dim // 2).float() - low) / (high - low), 0, 1)"
+        f"ramp = torch.clamp((torch.arange(rotary_dim // 2).{dtype}() - low) / (high - low), 0, 1)"
     )
 
 
@@ -97,19 +97,28 @@ def parameter_lines(values: Mapping[str, Any], variants: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def frequencies_code(values: Mapping[str, Any], variants: Sequence[str]) -> str:
-    """``exponent``, ``original`` (θ_i) and ``inv[variant]`` for each of ``variants``."""
+def frequencies_code(values: Mapping[str, Any], variants: Sequence[str], dtype: str = "float") -> str:
+    """``exponent``, ``original`` (θ_i) and ``inv[variant]`` for each of ``variants``, in ``dtype`` ("float", as
+    HF, or "double")."""
     lines = [
-        "exponent = torch.arange(0, rotary_dim, 2).float() / rotary_dim  # 2i/d",
+        f"exponent = torch.arange(0, rotary_dim, 2).{dtype}() / rotary_dim  # 2i/d",
         "original = 1.0 / base ** exponent  # θ_i, unscaled",
         "inv = {}",
     ]
     for variant in variants:
         if variant == "yarn":
             lines += [
-                yarn_ramp_code(values),
+                yarn_ramp_code(values, dtype),
                 'inv["yarn"] = original / factor * ramp + original * (1 - ramp)  # YaRN: by frequency',
             ]
         else:
-            lines += [line.strip() for line in _FORMULA[variant].strip().splitlines()]
+            formula = _FORMULA[variant].replace(
+                "torch.tensor(long_factor if seq_len > L else short_factor)",
+                (
+                    "torch.tensor(long_factor if seq_len > L else short_factor, dtype=torch.float64)"
+                    if dtype == "double"
+                    else "torch.tensor(long_factor if seq_len > L else short_factor)"
+                ),
+            )
+            lines += [line.strip() for line in formula.strip().splitlines()]
     return "\n".join(lines)
