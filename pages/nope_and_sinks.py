@@ -4,6 +4,7 @@ temperature, and StreamingLLM's cache with the positions it gives."""
 import streamlit as st
 
 from figures.nope import notes
+from figures.real_attention import notes as real_notes
 from ui import controls, show
 from ui.router import ensure_app_router
 from ui.sections import show_sections, what_to_notice
@@ -56,10 +57,24 @@ def sinks() -> None:
         what_to_notice(*notes.cache_points(stream, result.data))
 
 
+def real_attention() -> None:
+    st.markdown(
+        "A real encoder (all-MiniLM-L6-v2, built in) reads a sentence: the share of attention each of its heads "
+        "puts on the first token ([CLS]) and on [SEP], averaged over the queries. Heads that pile far more than "
+        "1/L there are the *sinks* StreamingLLM keeps."
+    )
+    text = {"attention_text": controls.control("attention_text")}
+    result = show.figure("real-attention-first-tokens", text)
+    points = real_notes.notice_points(result.data) if result is not None else []
+    if points:
+        what_to_notice(*points)
+
+
 SECTIONS = {
     "Position from the causal mask": causal_mask,
     "Llama 4: NoPE layers": llama4,
     "Attention sinks (StreamingLLM)": sinks,
+    "Real attention on the first tokens": real_attention,
 }
 
 show_sections(SECTIONS)

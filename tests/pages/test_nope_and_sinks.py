@@ -38,13 +38,14 @@ def test_the_defaults_draw_every_figure_without_a_warning():
     at = open_page(PAGE)
     assert_healthy(at)
     assert not at.warning, warning_text(at)
-    assert titles(at) == [
+    assert titles(at)[:5] == [
         "Uniform causal attention:<br>output length vs position",
         "A later layer reads i<br>from the length alone",
         "48 layers, NoPE every 4",
         "NoPE query scale, floor_scale=8,192,<br>attn_scale=0.1",
         "Cache after each token:<br>4 sinks + 12 recent",
     ]
+    assert len(titles(at)) == 6  # and the real encoder's attention (or how to install it)
     assert "12 of 48 layers have no RoPE: layers 3, 7, 11, 15" in _notice(at)
     assert "At 10,485,760 tokens" in _notice(at)
 
@@ -101,6 +102,14 @@ def test_hostile_link_values_get_a_message_not_an_exception(name, value, words):
     at = open_page(PAGE, {name: value})
     assert_healthy(at)
     assert words in warning_text(at), warning_text(at)
+
+
+def test_the_real_attention_section_shows_the_encoders_figure():
+    at = open_page(PAGE, section="Real attention on the first tokens")
+    assert_healthy(at)
+    assert len(chart_specs(at)) == 1
+    shown = titles(at)[0] + " ".join(str(note) for note in chart_specs(at)[0]["layout"].get("annotations", []))
+    assert "all-MiniLM-L6-v2" in shown  # its shares, or the line that installs it
 
 
 def test_largest_parameters_stay_under_the_page_budget():
