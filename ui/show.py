@@ -82,7 +82,10 @@ def figure(figure_id: str, values: Mapping[str, Any]) -> registry.FigureResult |
 def code_expander(figure_id: str, params: Mapping[str, Any]) -> None:
     """A closed expander with the few lines of NumPy/PyTorch that compute the figure's data for ``params``
     (``figures.code``), when the figure has a snippet."""
-    snippet = code.snippet_for(figure_id, params)
+    try:
+        snippet = code.snippet_for(figure_id, params)
+    except ValueError:  # the figure drew, but its values have no snippet (the figure says what is wrong, if anything)
+        return
     if snippet is not None:
         with st.expander("Code: compute this figure's data in NumPy / PyTorch", expanded=False):
             st.code(snippet.source, language="python")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from figures.code import Snippet, code_block, figure_data, index_code, literal, register_code
+from figures.code import Snippet, code_block, expect, index_code, literal, register_code
 from figures.rope.angles import ANGLE_POSITIONS
 from figures.rope.decay import DECAY_POINTS, DENSE_DISTANCES
 from figures.rope.frequencies import rotary_dim, rotary_inv_freq
@@ -31,14 +31,6 @@ def rotary_lines(values: Mapping[str, Any], *names: str) -> str:
     return "\n".join(lines + [f"{name} = {literal(values[name])}" for name in names])
 
 
-def _expect(figure_id: str, values: Mapping[str, Any], *keys: str):
-    def expected():
-        data = figure_data(figure_id, values)
-        return data[keys[0]] if len(keys) == 1 else {key: data[key] for key in keys}
-
-    return expected
-
-
 @register_code("rope-angles")
 def angles_code(values: Mapping[str, Any]) -> Snippet:
     positions, _ = shown_positions(values, values["seq_len"], ANGLE_POSITIONS)
@@ -52,7 +44,7 @@ def angles_code(values: Mapping[str, Any]) -> Snippet:
         """,
         imports=("math", "torch"),
     )
-    return Snippet(source, expected=_expect("rope-angles", values, "angle_mod_2pi"))
+    return Snippet(source, expected=expect("rope-angles", values, "angle_mod_2pi"))
 
 
 @register_code("rope-wavelengths")
@@ -65,7 +57,7 @@ def wavelengths_code(values: Mapping[str, Any]) -> Snippet:
         """,
         imports=("math", "torch"),
     )
-    return Snippet(source, expected=_expect("rope-wavelengths", values, "wavelength"))
+    return Snippet(source, expected=expect("rope-wavelengths", values, "wavelength"))
 
 
 @register_code("rope-channels")
@@ -90,7 +82,7 @@ def channels_code(values: Mapping[str, Any]) -> Snippet:
         """,
         imports=("math", "torch"),
     )
-    return Snippet(source, expected=_expect("rope-channels", values, "channel", "pair", "partner", "wavelength"))
+    return Snippet(source, expected=expect("rope-channels", values, "channel", "pair", "partner", "wavelength"))
 
 
 @register_code("rope-pair-rotation")
@@ -107,7 +99,7 @@ def pair_rotation_code(values: Mapping[str, Any]) -> Snippet:
         """,
         imports=("torch",),
     )
-    return Snippet(source, expected=_expect("rope-pair-rotation", values, "positions", "cos", "sin"))
+    return Snippet(source, expected=expect("rope-pair-rotation", values, "positions", "cos", "sin"))
 
 
 @register_code("rope-decay")
@@ -129,7 +121,7 @@ def decay_code(values: Mapping[str, Any]) -> Snippet:
         result = {{"distance": distances, "bound": np.abs(S).mean(axis=1)}}  # (1/(d/2)) Σ_j |S_j|
         """,
     )
-    return Snippet(source, expected=_expect("rope-decay", values, "distance", "bound"))
+    return Snippet(source, expected=expect("rope-decay", values, "distance", "bound"))
 
 
 def _rotate_code(values: Mapping[str, Any]) -> tuple[str, str]:
@@ -167,7 +159,7 @@ def scores_code(values: Mapping[str, Any]) -> Snippet:
         """,
         imports=("torch",),
     )
-    return Snippet(source, expected=_expect("rope-scores", values, "scores"), atol=1e-5)
+    return Snippet(source, expected=expect("rope-scores", values, "scores"), atol=1e-5)
 
 
 @register_code("rope-relative-profile")
@@ -185,4 +177,4 @@ def relative_profile_code(values: Mapping[str, Any]) -> Snippet:
         imports=("torch",),
     )
     keys = ("distance", *(f"score_n{int(n)}" for n in anchors))
-    return Snippet(source, expected=_expect("rope-relative-profile", values, *keys), atol=1e-5)
+    return Snippet(source, expected=expect("rope-relative-profile", values, *keys), atol=1e-5)

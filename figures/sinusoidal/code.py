@@ -11,7 +11,7 @@ from typing import Any
 
 import torch
 
-from figures.code import Snippet, assignments, code_block, figure_data, index_code, register_code
+from figures.code import Snippet, assignments, code_block, expect, figure_data, index_code, register_code
 from figures.shown import shown_channels
 from figures.sinusoidal.add_or_concat import TOKEN_SEED
 from figures.sinusoidal.linear_map import LINEAR_MAP_MAX_D, LINEAR_MAP_PAIRS
@@ -57,16 +57,6 @@ def table_function(layout: str) -> str:
     return f"def encode(positions):\n{indented}\n    return pe"
 
 
-def _expect(figure_id: str, values: Mapping[str, Any], *keys: str):
-    """expected(): the figure's arrays ``keys`` (one array for one key, a dict for several)."""
-
-    def expected():
-        data = figure_data(figure_id, values)
-        return data[keys[0]] if len(keys) == 1 else {key: data[key] for key in keys}
-
-    return expected
-
-
 @register_code("sinusoidal-heatmap")
 def heatmap_code(values: Mapping[str, Any]) -> Snippet:
     positions, _ = shown(values, HEATMAP_WINDOW if values["view"] == "window" else HEATMAP_POSITIONS)
@@ -79,7 +69,7 @@ def heatmap_code(values: Mapping[str, Any]) -> Snippet:
         pick,
         "result = pe  # (positions, channels), the heatmap",
     )
-    return Snippet(source, expected=_expect("sinusoidal-heatmap", values, "encoding"))
+    return Snippet(source, expected=expect("sinusoidal-heatmap", values, "encoding"))
 
 
 @register_code("sinusoidal-similarity")
@@ -91,7 +81,7 @@ def similarity_code(values: Mapping[str, Any]) -> Snippet:
         table_code(values["layout"]),
         "result = pe @ pe.T  # PE(p)·PE(q); for even d_model the diagonal is d_model / 2",
     )
-    return Snippet(source, expected=_expect("sinusoidal-similarity", values, "similarity"), atol=1e-4)
+    return Snippet(source, expected=expect("sinusoidal-similarity", values, "similarity"), atol=1e-4)
 
 
 @register_code("sinusoidal-relative")
@@ -115,7 +105,7 @@ def relative_code(values: Mapping[str, Any]) -> Snippet:
         """,
     )
     keys = ("closed_form", "mean", "std")
-    return Snippet(source, expected=_expect("sinusoidal-relative", values, *keys), rtol=1e-4, atol=1e-3)
+    return Snippet(source, expected=expect("sinusoidal-relative", values, *keys), rtol=1e-4, atol=1e-3)
 
 
 @register_code("sinusoidal-wavelengths")
@@ -136,7 +126,7 @@ def wavelengths_code(values: Mapping[str, Any]) -> Snippet:
             result = 2 * np.pi / omega[pair[channels]]  # λ = 2π / ω_i, in tokens
         """,
     )
-    return Snippet(source, expected=_expect("sinusoidal-wavelengths", values, "wavelength"))
+    return Snippet(source, expected=expect("sinusoidal-wavelengths", values, "wavelength"))
 
 
 def _channel_expression(j: int, d_model: int, layout: str) -> str:
@@ -249,7 +239,7 @@ def linear_map_code(values: Mapping[str, Any]) -> Snippet:
         result = m[np.ix_(corner, corner)]
         """,
     )
-    return Snippet(source, expected=_expect("sinusoidal-linear-map", values, "m_k_corner"))
+    return Snippet(source, expected=expect("sinusoidal-linear-map", values, "m_k_corner"))
 
 
 @register_code("sinusoidal-linear-map-error")
@@ -265,4 +255,4 @@ def linear_map_error_code(values: Mapping[str, Any]) -> Snippet:
         result = np.abs(moved - encode(positions + offset)).max(axis=1)  # max over channels of |M_k PE(p) - PE(p+k)|
         """,
     )
-    return Snippet(source, expected=_expect("sinusoidal-linear-map-error", values, "max_error"), atol=1e-9)
+    return Snippet(source, expected=expect("sinusoidal-linear-map-error", values, "max_error"), atol=1e-9)
