@@ -128,3 +128,44 @@ def test_a_learned_table_that_is_data_shows_no_snippet():
     values = resolved("learned-heatmap", {})
     assert code.snippet_for("learned-heatmap", values) is not None
     assert code.snippet_for("learned-heatmap", {**values, "table_source": "upload"}) is None
+
+
+# The branches the two parameter sets above do not reach: odd widths in every layout, sampled positions that alias
+# (envelopes), long contexts, the other RoPE layout, every scaling variant, symmetric ALiBi, dot similarity, ...
+BRANCHES = [
+    *(
+        ("sinusoidal-" + f, {"layout": layout, "d_model": 33})
+        for f in ("heatmap", "relative")
+        for layout in ("interleaved", "half", "t2t")
+    ),
+    ("sinusoidal-linear-map", {"layout": "half", "d_model": 15, "offset": 3}),
+    ("sinusoidal-linear-map-error", {"layout": "t2t", "d_model": 17}),
+    ("sinusoidal-wavelengths", {"layout": "t2t", "d_model": 9}),
+    ("sinusoidal-waves", {"seq_len": 50_000, "dims": (0, 3, 60)}),
+    ("rope-scores", {"rope_layout": "interleaved", "partial_rotary_factor": 0.25, "qk_seed": 3}),
+    ("rope-relative-profile", {"rope_layout": "interleaved", "seq_len": 100_000}),
+    ("rope-pair-rotation", {"seq_len": 200_000, "pair": 60}),
+    ("rope-decay", {"seq_len": 100_000}),
+    ("alibi-bias", {"n_heads": 5, "heads": (0, 2, 4), "mode": "symmetric", "seq_len": 5000}),
+    ("alibi-attention", {"n_heads": 33, "seq_len": 1_048_576}),
+    ("alibi-span", {"n_heads": 128, "mass": 0.999, "seq_len": 100_000}),
+    ("relative-t5-bucket", {"num_buckets": 7, "max_distance": 5, "bidirectional": False}),
+    ("relative-t5-matrix", {"num_buckets": 64, "max_distance": 1000, "seq_len": 5000}),
+    ("learned-similarity", {"similarity": "dot", "max_len": 3000, "d_model": 5, "seq_len": 2000}),
+    ("learned-relative", {"similarity": "dot", "view": "window", "start": 100}),
+    *(("context-inv-freq", {"rope_type": t, "head_dim": 96, "seq_len": 200_000}) for t in ("dynamic", "longrope")),
+    ("context-angles", {"rope_type": "llama3", "seq_len": 300_000}),
+    ("context-yarn-ramp", {"truncate": False, "beta_fast": 5.0, "beta_slow": 4.0}),
+    ("context-temperature", {"mscale": 1.0, "mscale_all_dim": 0.707, "original_max_position_embeddings": 100}),
+    ("context-base-bound", {"target_context": 3000}),
+    ("mrope-channels", {"mrope_layout": "interleaved", "mrope_section": (24, 20, 20), "segments": "text:900"}),
+    ("mrope-grid", {"segments": "video:3x8x8,image:2x2,text:1", "vision_index": 2, "spatial_merge_size": 1}),
+    ("compare-similarity", {"schemes": "sinusoidal:65,rope,alibi:12@3,learned:300", "distance_axis": "linear"}),
+    ("compare-decay", {"schemes": "rope:phi-3-mini-128k,rope:qwen2.5-7b-128k-yarn,rope:deepseek-v3,t5"}),
+]
+
+
+@pytest.mark.parametrize(("figure_id", "given"), BRANCHES, ids=[f"{f}-{i}" for i, (f, _) in enumerate(BRANCHES)])
+def test_the_snippet_follows_every_branch_of_its_figure(figure_id, given):
+    snippet = code.snippet_for(figure_id, resolved(figure_id, given))
+    code.assert_matches(code.run_snippet(snippet), snippet.expected(), rtol=snippet.rtol, atol=snippet.atol)
