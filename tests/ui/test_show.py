@@ -44,3 +44,15 @@ def test_the_code_behind_a_figure_is_in_a_closed_expander_under_it():
     assert "d_model = 96" in source and "base = 5000.0" in source and "result = pe" in source
     assert "positions = np.arange(" in source
     assert not expanders[0].proto.expanded
+    order = [kind for kind, _ in _elements(at.main)]
+    chart = order.index("plotly_chart")
+    assert ("expander", expanders[0].label) in _elements(at.main)[chart:]  # under the figure
+
+
+def _elements(node) -> list[tuple[str, str | None]]:
+    """(type, label) of ``node`` and everything inside it, in page order."""
+    found = [(getattr(node, "type", None), getattr(node, "label", None))]
+    children = getattr(node, "children", None)
+    for key in sorted(children) if isinstance(children, dict) else ():
+        found += _elements(children[key])
+    return found
