@@ -23,5 +23,13 @@ SCENARIOS = {
         "old_grid": "64",
         "new_grid": "64",
         "vision_head_dim": "128",
+        "nope_length": "4096",  # NoPE and sinks: 64 sequences x 4096 values x 128 dims, 256 layers, 2^24 tokens,
+        "value_dim": "128",  # a 256 x 256 cache grid
+        "n_sequences": "64",
+        "num_hidden_layers": "256",
+        "temperature_context": "16777216",
+        "stream_len": "256",
+        "sink_window": "256",
+        "n_sink": "32",
     },
 }
