@@ -51,6 +51,7 @@ OTHER = {
     "layered_model": "llama-4-scout",
     "mrope_section": (8, 12, 12),
     "segments": "text:2,image:1x4x4,text:1,video:2x2x2",
+    "attention_text": "A dog slept.",
 }
 
 IDS = sorted(registry.FIGURES)
