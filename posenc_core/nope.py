@@ -27,7 +27,7 @@ import torch
 from posenc_core._checks import check_float, check_float_dtype, check_int, check_vector
 from posenc_core.device import resolve_device
 
-KEY_CHUNK = 2048  # keys drawn and attended per step: memory stays n_sequences x 2048 x dim
+KEY_CHUNK = 2048  # keys drawn per step: memory stays n_sequences x 2048 x dim
 
 
 def causal_mean_output_norms(
@@ -44,7 +44,8 @@ def causal_mean_output_norms(
     For each of ``n_sequences`` sequences of values v_j ~ N(0, I/dim) (so E‖v_j‖² = 1; drawn from
     ``seed`` on the CPU in ``dtype``, the same numbers on every device), attention with equal scores under a
     causal mask, w_ij = softmax_j(0 if j <= i else -inf) = 1/(i+1) for j <= i, gives o_i = Σ_j w_ij v_j, the
-    running mean (computed as a running sum over the keys, in chunks). Returned: the root mean square over the
+    running mean (computed from the sums of the values between consecutive positions asked for, drawn in chunks
+    of ``KEY_CHUNK`` keys). Returned: the root mean square over the
     sequences of ‖o_i‖, which follows :func:`causal_mean_norm_law` up to sampling noise (relative spread about
     1/sqrt(2 · dim · n_sequences)). Cost: n_sequences · (max(positions)+1) · dim random numbers.
     """
@@ -57,20 +58,18 @@ def causal_mean_output_norms(
     if p.numel() == 0:
         return torch.empty(0, device=device, dtype=dtype)
     generator = torch.Generator().manual_seed(seed)
-    output = torch.zeros(n_sequences, p.numel(), dim, dtype=dtype)  # (S, P, D)
-    running = torch.zeros(n_sequences, dim, dtype=dtype)  # Σ v_j over the keys of the chunks before
-    n_keys = int(p.max()) + 1
+    wanted, index = torch.unique(p, return_inverse=True)  # sorted distinct positions, and where each one went
+    segments = torch.zeros(n_sequences, wanted.numel(), dim, dtype=dtype)  # Σ v_j over u_{k-1} < j <= u_k
+    n_keys = int(wanted[-1]) + 1
     for start in range(0, n_keys, KEY_CHUNK):
-        stop = min(start + KEY_CHUNK, n_keys)
-        values = torch.randn(n_sequences, stop - start, dim, generator=generator, dtype=dtype) / dim**0.5
-        prefix = running[:, None, :] + values.cumsum(dim=1)  # (S, C, D): Σ_{j<=i} v_j for i in the chunk
-        inside = (p >= start) & (p < stop)
-        output[:, inside] = prefix[:, p[inside] - start]
-        running = prefix[:, -1]
+        keys = torch.arange(start, min(start + KEY_CHUNK, n_keys))
+        values = torch.randn(n_sequences, keys.numel(), dim, generator=generator, dtype=dtype)  # (S, C, D)
+        segments.index_add_(1, torch.searchsorted(wanted, keys), values)
+    sums = segments.cumsum(dim=1) / dim**0.5  # (S, U, D): Σ_{j<=i} v_j with v_j ~ N(0, I/dim)
     # the causal softmax of equal scores weighs each visible key by 1/(i+1): o_i = Σ_{j<=i} v_j / (i+1)
-    output = output / (p.to(dtype) + 1.0)[None, :, None]
-    rms = output.square().sum(-1).mean(0).sqrt()  # (P,)
-    return rms.to(device=device)
+    outputs = sums / (wanted.to(dtype) + 1.0)[None, :, None]
+    rms = outputs.square().sum(-1).mean(0).sqrt()  # (U,)
+    return rms[index].to(device=device)
 
 
 def causal_mean_norm_law(positions, *, device=None, dtype: torch.dtype = torch.float32) -> torch.Tensor:
