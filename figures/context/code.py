@@ -182,4 +182,4 @@ def base_bound_code(values: Mapping[str, Any]) -> Snippet:
         """,
         imports=("math", "numpy as np"),
     )
-    return Snippet(source, expected=expect("context-base-bound", values, "m", "B_your_base"), atol=1e-4)
+    return Snippet(source, expected=expect("context-base-bound", values, "m", "B_your_base"), atol=1e-5)

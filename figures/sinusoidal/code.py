@@ -81,7 +81,7 @@ def similarity_code(values: Mapping[str, Any]) -> Snippet:
         table_code(values["layout"]),
         "result = pe @ pe.T  # PE(p)·PE(q); for even d_model the diagonal is d_model / 2",
     )
-    return Snippet(source, expected=expect("sinusoidal-similarity", values, "similarity"), atol=1e-4)
+    return Snippet(source, expected=expect("sinusoidal-similarity", values, "similarity"), atol=1e-5)
 
 
 @register_code("sinusoidal-relative")
@@ -105,7 +105,7 @@ def relative_code(values: Mapping[str, Any]) -> Snippet:
         """,
     )
     keys = ("closed_form", "mean", "std")
-    return Snippet(source, expected=expect("sinusoidal-relative", values, *keys), rtol=1e-4, atol=1e-3)
+    return Snippet(source, expected=expect("sinusoidal-relative", values, *keys), atol=1e-5)
 
 
 @register_code("sinusoidal-wavelengths")
