@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from posenc_core.presets import PRESETS
 from posenc_core.rope_scaling_keys import ALL_SCALING_KEYS
 
 COPIED_SCALING_KEYS = tuple(
@@ -45,6 +46,9 @@ def params_from_preset(preset) -> dict[str, Any]:
         values["head_dim"] = int(preset.head_dim)
     if preset.scheme == "alibi" and preset.alibi_bias_max is not None:
         values["alibi_bias_max"] = float(preset.alibi_bias_max)
+    layered = next((key for key, known in PRESETS.items() if known is preset and known.n_layers is not None), None)
+    if layered is not None:  # the layer-by-layer RoPE figure draws this model
+        values["layered_model"] = layered
     if preset.scheme == "t5":
         values["num_buckets"] = int(preset.t5_num_buckets or 32)
         values["max_distance"] = int(preset.t5_max_distance or 128)

@@ -33,3 +33,13 @@ def test_a_hostile_model_name_gets_a_message_next_to_the_control():
     assert_healthy(at)
     assert "layered_model='gpt-9'" in warning_text(at)
     assert titles(at) == ["Gemma-3-27B: RoPE per layer"]
+
+
+def test_the_sidebar_preset_chooses_the_model_drawn():
+    at = open_page("rope", {"preset": "llama-4-scout"}, section=SECTION)
+    assert_healthy(at)
+    assert at.selectbox(key="layered_model").value == "llama-4-scout"
+    assert titles(at) == ["Llama-4-Scout-17B-16E: RoPE per layer"]
+    at.selectbox(key="preset").set_value("gemma-3-27b").run()
+    assert_healthy(at)
+    assert at.selectbox(key="layered_model").value == "gemma-3-27b"
