@@ -11,8 +11,10 @@ One module per family; every tensor-producing function takes ``device=None, dtyp
                                  extensions, :mod:`posenc_core.rope_scaling_keys` the keys each one reads;
                                  :mod:`posenc_core.rope_bounds` long-term decay and the base bound
 - :mod:`posenc_core.mrope`       Qwen2-VL multimodal RoPE position ids
+- :mod:`posenc_core.nope`        no position encoding: the causal-mask signal, Llama 4's NoPE layers and temperature
+- :mod:`posenc_core.attention_sink` StreamingLLM's cache (sink tokens + a window) and the positions it gives
 - :mod:`posenc_core.metrics`     similarity and distance statistics of any table
-- :mod:`posenc_core.presets`     real models' parameters (published configs)
+- :mod:`posenc_core.presets`     real models' parameters (published configs); the type in ``preset_type``
 - :mod:`posenc_core.sampling`    display-resolution views (windows, sampled positions, envelopes)
 - :mod:`posenc_core.attention`   a small self-attention (why attention needs position)
 - :mod:`posenc_core.hf_config`   reading a model's config.json
