@@ -46,9 +46,14 @@ def layer_points(p: Mapping[str, Any], data: Mapping[str, np.ndarray]) -> list[s
         which = "none of the layers has NoPE (the interval is longer than the model)"
     else:
         which = f"{len(nope_layers)} of {len(rope)} layers have no RoPE: layers {shown} (counting from 0)"
+    interval = p["no_rope_layer_interval"]
+    grouping = (
+        f" Each is the last of its group of {interval}, so the model starts with RoPE layers."
+        if 1 < interval <= len(rope)
+        else ""
+    )
     return [
-        f"With NoPE every {p['no_rope_layer_interval']} layers, {which}. Each is the last of its group of "
-        f"{p['no_rope_layer_interval']}, so the model starts with RoPE layers.",
+        f"With NoPE every {interval} layers, {which}.{grouping}",
         "In Llama-4-Scout the RoPE layers attend only inside 8,192-token chunks (local, with order from RoPE), "
         "while the NoPE layers attend to the whole context without any position signal beyond the causal mask.",
     ]
@@ -83,11 +88,14 @@ def cache_points(p: Mapping[str, Any], data: Mapping[str, np.ndarray]) -> list[s
     last = grid[-1]
     kept = np.flatnonzero(~np.isnan(last))
     n, sinks, window = p["stream_len"], p["n_sink"], p["sink_window"]
+    if len(kept) == n:
+        held = f"every token, 0–{n - 1}, at its own position"
+    else:
+        sink_part = f"the sinks 0–{sinks - 1} and " if sinks else ""
+        held = f"{sink_part}tokens {int(kept[-window])}–{int(kept[-1])}, given positions 0–{int(np.nanmax(last))}"
     points = [
-        f"After {n} tokens the cache holds {len(kept)}: "
-        + (f"the sinks 0–{min(sinks, n) - 1} and " if sinks and len(kept) < n else "")
-        + f"tokens {int(kept[-min(window, len(kept))])}–{int(kept[-1])}, given positions 0–{int(np.nanmax(last))}. "
-        f"The model never sees a position past {min(n, sinks + window) - 1}, however long the stream."
+        f"After {n} tokens the cache holds {len(kept)}: {held}. The model never sees a position past "
+        f"{min(n, sinks + window) - 1}, however long the stream."
     ]
     if n > sinks + window:
         first_full = sinks + window + 1

@@ -96,7 +96,17 @@ def test_notes_follow_the_data():
     params, result = build("nope-llama4-temperature", floor_scale=50_000, temperature_context=20_000)
     assert "stays 1 throughout" in " ".join(notes.temperature_points(params, result.data))
     params, result = build("nope-llama4-layers", num_hidden_layers=3, no_rope_layer_interval=8)
-    assert "none of the layers has NoPE" in " ".join(notes.layer_points(params, result.data))
+    text = " ".join(notes.layer_points(params, result.data))
+    assert "none of the layers has NoPE" in text and "starts with RoPE" not in text
+    params, result = build("nope-llama4-layers", num_hidden_layers=5, no_rope_layer_interval=1)
+    text = " ".join(notes.layer_points(params, result.data))
+    assert "5 of 5 layers have no RoPE" in text and "starts with RoPE" not in text
+    params, result = build("sink-cache-grid", stream_len=14, n_sink=4, sink_window=12)  # fits: nothing evicted
+    text = " ".join(notes.cache_points(params, result.data))
+    assert "holds 14: every token, 0–13, at its own position" in text and "nothing is evicted yet" in text
+    params, result = build("sink-cache-grid", stream_len=40, n_sink=0, sink_window=12)
+    text = " ".join(notes.cache_points(params, result.data))
+    assert "holds 12: tokens 28–39, given positions 0–11" in text and "sinks 0" not in text
 
 
 def test_curve_positions_keep_the_exact_steps_inside_the_context():
