@@ -63,7 +63,12 @@ def temperature_points(p: Mapping[str, Any], data: Mapping[str, np.ndarray]) -> 
     position, scale = data["position"], data["scale"]
     floor_scale, context = p["floor_scale"], p["temperature_context"]
     points = []
-    if floor_scale <= context:
+    if floor_scale == 1:
+        points.append(
+            f"With floor_scale 1 there is no flat start: the scale is {float(scale[0]):.4f} at the first token and "
+            "grows with every token, log(p + 2)·attn_scale + 1."
+        )
+    elif floor_scale <= context:
         first = float(scale[np.searchsorted(position, floor_scale - 1)])
         points.append(
             f"The scale is exactly 1 for the first {floor_scale - 1:,} tokens, then steps to {first:.4f} at token "

@@ -95,6 +95,9 @@ def test_notes_follow_the_data():
     assert "nothing is evicted yet" in text and "plain sliding window" in text
     params, result = build("nope-llama4-temperature", floor_scale=50_000, temperature_context=20_000)
     assert "stays 1 throughout" in " ".join(notes.temperature_points(params, result.data))
+    params, result = build("nope-llama4-temperature", floor_scale=1, attn_scale=0.5)
+    text = " ".join(notes.temperature_points(params, result.data))
+    assert "no flat start: the scale is 1.3466 at the first token" in text  # log(2)·0.5 + 1
     params, result = build("nope-llama4-layers", num_hidden_layers=3, no_rope_layer_interval=8)
     text = " ".join(notes.layer_points(params, result.data))
     assert "none of the layers has NoPE" in text and "starts with RoPE" not in text
