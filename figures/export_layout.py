@@ -25,7 +25,7 @@ from figures.export_grid import (
     titles_on,
 )
 from figures.text_wrap import unwrapped_title, wrap
-from figures.theme import BASE_FONT_SIZE, SIZES, screen_size
+from figures.theme import BASE_FONT_SIZE, SIZES, TEMPLATE_MARGIN, screen_size
 
 MOST_PAPER_HEIGHT = 864  # 9 in: a paper figure taller than this gets a smaller plot area
 DIGIT_WIDTH = 0.64  # a digit's width in em (DejaVu Sans), the most a legend entry's character takes
@@ -43,26 +43,9 @@ def fit_to_page(fig: go.Figure, size: str) -> tuple[int, int]:
     width, own_aspect = preset.width, _plot_aspect(fig)
     if preset.stack_columns and len(cells_along(fig, "x")) > 1:
         own_aspect = stack_columns(fig)
-    thickness = min(30 * font / BASE_FONT_SIZE, 0.045 * width)  # Plotly's 30 px is a third of an inch on paper
-    for colorbar in shown_colorbars(fig):
-        if colorbar.thickness is None:
-            colorbar.thickness = thickness
-    colorbar = thickness + 5.5 * font if shown_colorbars(fig) else 0
-    plot_width = width - margin.l - margin.r - colorbar
-    for colorbar in shown_colorbars(fig):  # where Plotly puts it, but clear of x tick labels slanting right
-        if colorbar.x is None and colorbar.orientation != "h":
-            colorbar.update(x=1 + 2 * font / plot_width, xanchor="left")
-    for annotation in fig.layout.annotations:
-        column = column_of(fig, annotation)
-        if column is not None:
-            room = (column[1] - column[0]) * plot_width + 2 * font
-            annotation.text = wrap(annotation.text, room, annotation.font.size or font)
+    plot_width = fit_to_width(fig, width)
     above = _legend_height(fig, plot_width, font) if _legend_above(fig) else 0.0
     margin.t = _title_height(fig, width, font) + max(titles_on(fig, 1.0, font), above) + 0.6 * font
-    if _legend_below(fig, width):
-        margin.b = 4.6 * font + _put_legend_below(fig, width, font)  # the builder's margin held its own legend
-    respace(fig, "x", plot_width, font)
-    margin.b += (_wrap_axis_titles(fig, "x", plot_width, font) - 1) * 1.45 * font
     if preset.aspect is None:
         height = preset.height or screen_size(fig)[1]
     else:
@@ -75,12 +58,39 @@ def fit_to_page(fig: go.Figure, size: str) -> tuple[int, int]:
         margin.t, margin.b = (side * 0.7 * height / (margin.t + margin.b) for side in (margin.t, margin.b))
     respace(fig, "y", height - margin.t - margin.b, font)
     _wrap_axis_titles(fig, "y", height - margin.t - margin.b, font)
-    _decades_only(fig, {"x": plot_width, "y": height - margin.t - margin.b}, font)
+    decades_only(fig, {"x": plot_width, "y": height - margin.t - margin.b}, font)
     title = fig.layout.title
     if title.text:  # Plotly sets the first line's baseline at y for several lines whatever yanchor says; "bottom"
         first_baseline = 0.6 * font + 0.8 * (title.font.size or font + 2)  # does it for one line too
         title.update(yref="container", y=1 - first_baseline / height, yanchor="bottom")
     return width, height
+
+
+def fit_to_width(fig: go.Figure, width: float, *, place_colorbars: bool = True) -> float:
+    """The across part of a page's layout, for a figure ``width`` px wide: colour bars a fixed thickness (and,
+    with ``place_colorbars``, clear of x tick labels), subplot titles wrapped to their columns, a legend under the
+    plot put at the bottom with the room it needs, gaps between columns wide enough for their labels, x-axis
+    titles wrapped to their axes. Margins grow to hold what was wrapped; the plot area's width is returned."""
+    font, margin = fig.layout.font.size or BASE_FONT_SIZE, fig.layout.margin
+    thickness = min(30 * font / BASE_FONT_SIZE, 0.045 * width)  # Plotly's 30 px is a third of an inch on paper
+    for colorbar in shown_colorbars(fig):
+        if colorbar.thickness is None:
+            colorbar.thickness = thickness
+    colorbar = thickness + 5.5 * font if shown_colorbars(fig) else 0
+    plot_width = width - (margin.l or TEMPLATE_MARGIN["l"]) - (margin.r or TEMPLATE_MARGIN["r"]) - colorbar
+    for colorbar in shown_colorbars(fig) if place_colorbars else ():  # clear of x tick labels slanting right
+        if colorbar.x is None and colorbar.orientation != "h":
+            colorbar.update(x=1 + 2 * font / plot_width, xanchor="left")
+    for annotation in fig.layout.annotations:
+        column = column_of(fig, annotation)
+        if column is not None:
+            room = (column[1] - column[0]) * plot_width + 2 * font
+            annotation.text = wrap(annotation.text, room, annotation.font.size or font)
+    if _legend_below(fig, width):
+        margin.b = 4.6 * font + _put_legend_below(fig, width, font)  # the builder's margin held its own legend
+    respace(fig, "x", plot_width, font)
+    margin.b = (margin.b or TEMPLATE_MARGIN["b"]) + (_wrap_axis_titles(fig, "x", plot_width, font) - 1) * 1.45 * font
+    return plot_width
 
 
 def crowded(fig: go.Figure, height: int) -> bool:
@@ -101,7 +111,7 @@ def _wrap_axis_titles(fig: go.Figure, direction: str, plot_pixels: float, font: 
     return lines
 
 
-def _decades_only(fig: go.Figure, plot_pixels: dict[str, float], font: float) -> None:
+def decades_only(fig: go.Figure, plot_pixels: dict[str, float], font: float) -> None:
     """A log axis too short for labels at 2 and 5 in every decade (Plotly's choice from its length, not from the
     text size) is labelled at the decades only."""
     for direction, pixels in plot_pixels.items():

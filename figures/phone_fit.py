@@ -10,13 +10,32 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from figures.export_grid import titles_on
+from figures.export_layout import decades_only, fit_to_width
 from figures.text_wrap import UNWRAPPED_TITLE, wrap
 from figures.theme import BASE_FONT_SIZE, TEMPLATE_MARGIN
 
+PHONE_WIDTH = 358  # px of chart on a 390 px phone (Streamlit's page keeps 16 px each side)
 PHONE_TITLE_WIDTH = 330  # px of title line on a 390 px phone: the chart is 358 px, the title starts 1% in
 TITLE_LINE = 1.3  # a title line's height in em of the title font
 GAP = 0.6  # em of the layout font above the title, under it, and over the plot
 PLOTLY_HEIGHT = 450  # the height Plotly (and so Streamlit) gives a figure that sets none
+
+
+def fit_to_phone(fig: go.Figure) -> go.Figure:
+    """Lay ``fig`` out so that it reads at :data:`PHONE_WIDTH` and still at any wider width: subplot titles, gaps
+    between columns, x-axis titles and a legend under the plot as on a page that wide
+    (:func:`figures.export_layout.fit_to_width`), and the title wrapped (:func:`fit_title_to_phone`). The figure
+    grows by what its margins grew, so the plot area keeps its height. In place, returns ``fig``."""
+    margin = fig.layout.margin
+    before = (margin.t or TEMPLATE_MARGIN["t"]) + (margin.b or TEMPLATE_MARGIN["b"])
+    plot_width = fit_to_width(fig, PHONE_WIDTH, place_colorbars=False)
+    decades_only(fig, {"x": plot_width}, fig.layout.font.size or BASE_FONT_SIZE)  # log ticks that fit a phone
+    fit_title_to_phone(fig)
+    grown = margin.t + margin.b - before
+    if grown > 0:
+        fig.layout.height = round((fig.layout.height or PLOTLY_HEIGHT) + grown)
+        _place_title(fig)
+    return fig
 
 
 def fit_title_to_phone(fig: go.Figure) -> go.Figure:
@@ -35,11 +54,20 @@ def fit_title_to_phone(fig: go.Figure) -> go.Figure:
     lines = 1 + title.text.count("<br>")
     if lines == 1:
         return fig
-    height = fig.layout.height or PLOTLY_HEIGHT
     gap = GAP * font
-    # Plotly puts the first line's baseline at y for a title of several lines, whatever yanchor says
-    title.update(yref="container", y=1 - (gap + 0.8 * title_font) / height, yanchor="bottom")
     block = gap + (TITLE_LINE * lines - 0.3) * title_font + gap
     needed = block + titles_on(fig, 1.0, font) + gap
     fig.layout.margin.t = max(fig.layout.margin.t or TEMPLATE_MARGIN["t"], needed)
+    _place_title(fig)
     return fig
+
+
+def _place_title(fig: go.Figure) -> None:
+    """A title of several lines placed from the top of the chart down (its first baseline a gap and a line's
+    ascent under the top edge: Plotly puts that baseline at y, whatever yanchor says)."""
+    title = fig.layout.title
+    if not title.text or "<br>" not in title.text:
+        return
+    font = fig.layout.font.size or BASE_FONT_SIZE
+    first_baseline = GAP * font + 0.8 * (title.font.size or font + 2)
+    title.update(yref="container", y=1 - first_baseline / (fig.layout.height or PLOTLY_HEIGHT), yanchor="bottom")

@@ -11,11 +11,12 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from figures import code, registry
 from figures.common import placeholder
-from figures.phone_fit import fit_title_to_phone
+from figures.phone_fit import fit_to_phone
 from figures.theme import SIZES, screen_size
 from ui import state
 from ui.export_menu import export_menu
@@ -27,12 +28,11 @@ _BUILT_LIMIT = 4096
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
-def _build_cached(figure_id: str, params_json: str, style: str) -> registry.FigureResult:
-    """Build once per (figure, parameters, style), its title wrapped to fit a phone; the result is shared
-    read-only between reruns."""
+def _build_cached(figure_id: str, params_json: str, style: str) -> tuple[registry.FigureResult, go.Figure]:
+    """Build once per (figure, parameters, style): the result (what exports lay out for their own page) and the
+    figure as the app draws it, laid out to read on a phone too. Shared read-only between reruns."""
     result = registry.build(figure_id, json.loads(params_json), style=style)
-    fit_title_to_phone(result.figure)
-    return result
+    return result, fit_to_phone(go.Figure(result.figure))
 
 
 def _cache_key(figure_id: str, params: Mapping[str, Any]) -> tuple[str, str, str]:
@@ -40,15 +40,16 @@ def _cache_key(figure_id: str, params: Mapping[str, Any]) -> tuple[str, str, str
     return figure_id, json.dumps(full, sort_keys=True, default=_jsonable), st.session_state.get("theme", "screen")
 
 
-def build(spec: registry.FigureSpec, params: Mapping[str, Any]) -> registry.FigureResult:
-    """The figure for ``params`` (plus the sidebar's device), from the cache when it was built before."""
+def build(spec: registry.FigureSpec, params: Mapping[str, Any]) -> tuple[registry.FigureResult, go.Figure]:
+    """The figure for ``params`` (plus the sidebar's device) and its on-screen layout, from the cache when it was
+    built before."""
     key = _cache_key(spec.id, params)
     with st.spinner(f"Computing {spec.title}…"):
-        result = _build_cached(*key)
+        built = _build_cached(*key)
     if len(_BUILT) >= _BUILT_LIMIT:
         _BUILT.clear()
     _BUILT.add(key)
-    return result
+    return built
 
 
 def figure(figure_id: str, values: Mapping[str, Any]) -> registry.FigureResult | None:
@@ -65,13 +66,13 @@ def figure(figure_id: str, values: Mapping[str, Any]) -> registry.FigureResult |
     if _cache_key(figure_id, params) not in _BUILT:
         slot.plotly_chart(placeholder(spec.title), theme=None, width="stretch", config=PLACEHOLDER_CONFIG)
     try:
-        result = build(spec, params)
+        result, shown = build(spec, params)
     except ValueError as error:
         slot.error(f"{spec.title}: {error}", icon="🚫")
         return None
     stem = registry.file_stem(figure_id, params, state.preset_slug())
     config = {**MODEBAR, "toImageButtonOptions": camera_options(result, stem)}
-    slot.plotly_chart(result.figure, theme=None, width="stretch", config=config, key=f"chart-{figure_id}")
+    slot.plotly_chart(shown, theme=None, width="stretch", config=config, key=f"chart-{figure_id}")
     for note in result.notes:
         st.caption(note)
     export_menu(figure_id, result, stem)

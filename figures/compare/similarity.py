@@ -36,9 +36,7 @@ def similarity_curves(p: Mapping[str, Any]) -> FigureResult:
         cols=2 if signals else 1,
         column_widths=[0.62, 0.38] if signals else None,
         horizontal_spacing=0.1,
-        subplot_titles=("similarity (1 at k = 0)", f"{_kinds(signals)}: distinct signals among distances 0..k")
-        if signals
-        else None,
+        subplot_titles=("similarity", f"{_kinds(signals)}: distinct signals in 0..k") if signals else None,
     )
     data: dict[str, np.ndarray] = {}
     table: dict[str, list[float]] = {key: [] for key in METRICS}
@@ -77,7 +75,7 @@ def similarity_curves(p: Mapping[str, Any]) -> FigureResult:
         )
         fig.update_yaxes(type="log" if log_x else "linear", title_text="distinct signals", row=1, col=2)
     axis_type = "log" if log_x else "linear"
-    fig.update_xaxes(type=axis_type, title_text="relative distance k (tokens" + (", log)" if log_x else ")"))
+    fig.update_xaxes(type=axis_type, title_text="distance k" + (" (log)" if log_x else ""))
     fig.update_yaxes(title_text="similarity (1 at k = 0)", row=1, col=1)
     fig.update_layout(
         title=f"Similarity against relative distance k, L={p['seq_len']:,}",

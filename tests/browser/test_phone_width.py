@@ -48,6 +48,34 @@ TITLE_CLASHES = """() => {
   return problems;
 }"""
 
+# Within each drawn chart: its labels (subplot titles, axis titles, legend, colour bar titles) against each other.
+LABEL_CLASHES = """() => {
+  const box = el => el.getBoundingClientRect();
+  const meets = (a, b) => a.left < b.right - 2 && b.left < a.right - 2 && a.top < b.bottom - 2 && b.top < a.bottom - 2;
+  const problems = [];
+  document.querySelectorAll('.js-plotly-plot').forEach((gd, i) => {
+    if (box(gd).width === 0) return;
+    const plotTop = Math.min(...[...gd.querySelectorAll('.nsewdrag')].map(el => box(el).top));
+    const labels = [];
+    gd.querySelectorAll('.annotation-text-g text').forEach(el => {
+      if (box(el).bottom <= plotTop + 2) labels.push(['subplot title', el]);  // notes inside a plot may sit on it
+    });
+    gd.querySelectorAll('[class^="g-x"][class$="title"] text').forEach(el => labels.push(['x axis title', el]));
+    gd.querySelectorAll('[class^="g-y"][class$="title"] text').forEach(el => labels.push(['y axis title', el]));
+    gd.querySelectorAll('.legend .bg').forEach(el => labels.push(['legend', el]));
+    gd.querySelectorAll('.cbtitle text').forEach(el => labels.push(['colour bar title', el]));
+    for (let a = 0; a < labels.length; a++)
+      for (let b = a + 1; b < labels.length; b++) {
+        const [whatA, elA] = labels[a], [whatB, elB] = labels[b];
+        const [boxA, boxB] = [box(elA), box(elB)];
+        if (boxA.width > 0 && boxB.width > 0 && meets(boxA, boxB))
+          problems.push(`chart ${i}: ${whatA} "${(elA.textContent || '').slice(0, 30)}" runs into ` +
+                        `${whatB} "${(elB.textContent || '').slice(0, 30)}"`);
+      }
+  });
+  return problems;
+}"""
+
 FIRST_CHART_TOP = """() => {
   const chart = document.querySelector("div[data-testid='stPlotlyChart']");
   const main = document.querySelector("[data-testid='stMain']");
@@ -76,6 +104,7 @@ def test_no_chart_title_is_cut_or_overlaps_at_phone_width(app_url, phone, page_n
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     phone.screenshot(path=str(SCREENSHOTS / f"{page_name}-390px.png"), full_page=True)
     assert phone.evaluate(TITLE_CLASHES) == []
+    assert phone.evaluate(LABEL_CLASHES) == []
 
 
 @pytest.mark.parametrize("page_name", PAGES)

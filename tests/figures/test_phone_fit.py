@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import plotly.graph_objects as go
+import pytest
 
 from figures.phone_fit import PHONE_TITLE_WIDTH, TITLE_LINE, fit_title_to_phone
 from figures.text_wrap import CHAR_WIDTH, unwrapped_title
@@ -73,3 +74,26 @@ def test_an_export_lays_out_the_builders_title_for_its_own_page():
     fig = apply_style(fit_title_to_phone(_figure(LONG)), "screen", "screen")
     fit_to_page(fig, "screen")
     assert fig.layout.title.text == LONG  # one line on a 1200 px page, not the phone's three
+
+
+def test_a_figure_of_two_columns_reads_at_phone_width_and_keeps_its_plot_height():
+    from plotly.subplots import make_subplots
+
+    from figures.common import LEGEND_BELOW
+    from figures.phone_fit import PHONE_WIDTH, fit_to_phone
+
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("similarity against distance", "distinct signals in 0..k"))
+    for name in ("sinusoidal d_model=128", "RoPE Llama-3.1-8B (llama3 ×8)", "ALiBi BLOOM-176B, head 63"):
+        fig.add_scatter(y=[1, 0.5, 0.2], name=name, row=1, col=1)
+    fig.update_xaxes(title_text="relative distance k (tokens, log)")
+    fig.update_layout(title=LONG, font_size=13, title_font_size=15, height=500, legend=LEGEND_BELOW)
+    fig.update_layout(margin={"t": 70, "b": 60, "l": 70, "r": 30})
+    plot_height = 500 - 70 - 60
+    fit_to_phone(fig)
+    margin = fig.layout.margin
+    assert fig.layout.height - margin.t - margin.b == pytest.approx(plot_height, abs=1)
+    column = (PHONE_WIDTH - 100) / 2  # each subplot's share of the plot width, at most
+    for annotation in fig.layout.annotations:
+        assert all(len(line) * CHAR_WIDTH * 16 <= column + 2 * 13 for line in annotation.text.split("<br>"))
+    assert fig.layout.legend.yref == "container" and fig.layout.legend.y == 0  # under everything, in the margin
+    assert fig.layout.xaxis.title.text.count("<br>") >= 1  # the axis title wrapped to its column
