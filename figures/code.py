@@ -34,8 +34,10 @@ import torch
 
 from figures import registry
 
-ALLOWED_IMPORTS = frozenset({"math", "numpy", "torch"})
-"""The only modules a snippet may import: a learner can paste it anywhere with numpy and torch installed."""
+ALLOWED_IMPORTS = frozenset({"math", "numpy", "torch", "transformers"})
+"""The only modules a snippet may import: a learner can paste it anywhere with numpy and torch installed
+(transformers too for the one figure that measures a real model's attention, which is a trained network's
+output, not a formula)."""
 
 
 @dataclass(frozen=True)
