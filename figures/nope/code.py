@@ -95,14 +95,15 @@ def cache_code(values: Mapping[str, Any]) -> Snippet:
     source = code_block(
         assignments(values, "stream_len", "n_sink", "sink_window"),
         """
-        grid = np.full((stream_len, stream_len), np.nan)  # row t-1: the cache after t tokens
+        rows = []  # (tokens streamed, token kept, position it is given)
         for t in range(1, stream_len + 1):
             if t <= n_sink + sink_window:  # everything still fits
                 kept = np.arange(t)
             else:  # the n_sink first tokens + the sink_window most recent
                 kept = np.concatenate([np.arange(n_sink), np.arange(t - sink_window, t)])
-            grid[t - 1, kept] = np.arange(len(kept))  # positions within the cache: 0, 1, 2, ...
-        result = grid
+            rows += [(t, token, position) for position, token in enumerate(kept)]  # positions 0, 1, 2, ... in the cache
+        tokens_streamed, token, position_seen = np.array(rows).T
+        result = {"tokens_streamed": tokens_streamed, "token": token, "position_seen": position_seen}
         """,
     )
-    return Snippet(source, expected=lambda: figure_data("sink-cache-grid", values)["position_seen"])
+    return Snippet(source, expected=lambda: figure_data("sink-cache-grid", values))

@@ -89,15 +89,14 @@ def temperature_points(p: Mapping[str, Any], data: Mapping[str, np.ndarray]) -> 
 
 
 def cache_points(p: Mapping[str, Any], data: Mapping[str, np.ndarray]) -> list[str]:
-    grid = data["position_seen"]
-    last = grid[-1]
-    kept = np.flatnonzero(~np.isnan(last))
     n, sinks, window = p["stream_len"], p["n_sink"], p["sink_window"]
+    last = data["tokens_streamed"] == n  # the cache after the whole stream
+    kept, seen = data["token"][last].astype(int), data["position_seen"][last]
     if len(kept) == n:
         held = f"every token, 0–{n - 1}, at its own position"
     else:
         sink_part = f"the sinks 0–{sinks - 1} and " if sinks else ""
-        held = f"{sink_part}tokens {int(kept[-window])}–{int(kept[-1])}, given positions 0–{int(np.nanmax(last))}"
+        held = f"{sink_part}tokens {int(kept[-window])}–{int(kept[-1])}, given positions 0–{int(seen.max())}"
     points = [
         f"After {n} tokens the cache holds {len(kept)}: {held}. The model never sees a position past "
         f"{min(n, sinks + window) - 1}, however long the stream."

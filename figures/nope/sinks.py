@@ -48,6 +48,11 @@ def cache_figure(p: Mapping[str, Any]) -> FigureResult:
         reversed_y=True,
     )
     fig.update_traces(hoverongaps=False)
-    data = {"position_seen": grid, "token": tokens.astype(np.float32), "step": steps.astype(np.float32)}
+    step_index, token = np.nonzero(~np.isnan(grid))  # one row per cached token per step (a tidy table)
+    data = {
+        "tokens_streamed": (step_index + 1).astype(np.float32),
+        "token": token.astype(np.float32),
+        "position_seen": grid[step_index, token],
+    }
     notes = ("blank: not in the cache (evicted, or not streamed yet)",)
     return FigureResult(fig, data, notes)

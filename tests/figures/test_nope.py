@@ -76,14 +76,27 @@ def test_the_default_temperature_reaches_ten_million_tokens():
 
 def test_the_cache_grid_equals_the_core_row_by_row():
     _, result = build("sink-cache-grid", stream_len=30, n_sink=2, sink_window=5)
-    grid = result.data["position_seen"]
+    grid = np.asarray(result.figure.data[0].z)
     assert grid.shape == (30, 30)
+    streamed, token, seen = (result.data[key] for key in ("tokens_streamed", "token", "position_seen"))
     for step in (1, 7, 8, 30):
         kept, positions = attention_sink.cache_positions(step, n_sink=2, window=5)
         row = grid[step - 1]
         np.testing.assert_array_equal(np.flatnonzero(~np.isnan(row)), kept.numpy())
         np.testing.assert_array_equal(row[kept.numpy()], positions.numpy())
+        np.testing.assert_array_equal(token[streamed == step], kept.numpy())  # the exported table: the same cache
+        np.testing.assert_array_equal(seen[streamed == step], positions.numpy())
+    assert len(streamed) == sum(min(t, 7) for t in range(1, 31))
     assert "2 sinks + 5 recent" in result.figure.layout.title.text
+
+
+def test_the_exported_table_names_its_columns():
+    from figures.export import data_to_csv
+
+    _, result = build("sink-cache-grid", stream_len=10, n_sink=1, sink_window=2)
+    lines = data_to_csv(result.data).decode().splitlines()
+    assert lines[0] == "tokens_streamed,token,position_seen"
+    assert lines[-3:] == ["10,0,0", "10,8,1", "10,9,2"]
 
 
 def test_notes_follow_the_data():
