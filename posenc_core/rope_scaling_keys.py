@@ -216,7 +216,7 @@ ROPE_TYPE_KEYS: dict[str, RopeTypeKeys] = {
                 "the base, raised to base·s^(d/(d−2)): the slowest pair divided by s, fast pairs almost kept",
                 "no (proposed for use without; better with)",
                 "1",
-                "community Llama extensions (2023); HF has since dropped the type",
+                "community Llama extensions (2023); not a rope_type of HF transformers, which has dynamic NTK only",
             ),
         ),
         _type(
