@@ -83,17 +83,21 @@ def llama3_ramp(
     """ramp_i = 1 - clamp((L / λ_i - low_freq_factor) / (high_freq_factor - low_freq_factor), 0, 1).
 
     λ_i = 2π / inv_default_i. Shape (d/2,). 0 = keep (λ < L / high_freq_factor), 1 = divide by factor
-    (λ > L / low_freq_factor), linear in the rotations L/λ between; ``1 - ramp`` is HF's ``smooth_factor``.
+    (λ > L / low_freq_factor), linear in the rotations L/λ between; ``1 - ramp`` is HF's ``smooth_factor``. With
+    low_freq_factor == high_freq_factor there is no band between (a pair at exactly λ = L / low_freq_factor, which
+    HF would blend as 0/0, is kept).
     Ref: Meta ``llama-models`` ``apply_scaling``; HF ``_compute_llama3_parameters``.
     """
     length = check_int("original_max_position_embeddings", original_max_position_embeddings, minimum=1)
     low_freq_factor = check_float("low_freq_factor", low_freq_factor, greater_than=0.0)
     high_freq_factor = check_float("high_freq_factor", high_freq_factor, greater_than=0.0)
-    if low_freq_factor >= high_freq_factor:
+    if low_freq_factor > high_freq_factor:
         raise ValueError(
-            f"low_freq_factor must be < high_freq_factor (got {low_freq_factor:g} and {high_freq_factor:g})"
+            f"low_freq_factor must be <= high_freq_factor (got {low_freq_factor:g} and {high_freq_factor:g})"
         )
     wavelen = 2 * math.pi / default_inv_freq(dim, base, device=device, dtype=dtype)
+    if low_freq_factor == high_freq_factor:  # no band to blend in (Llama 4 Scout Instruct: both 1): HF only warns,
+        return (length / wavelen < low_freq_factor).to(wavelen.dtype)  # then keeps or divides each pair outright
     smooth = (length / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
     return 1 - torch.clamp(smooth, 0, 1)
 

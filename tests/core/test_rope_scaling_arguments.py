@@ -93,7 +93,7 @@ NAN = float("nan")
         ({"scaling": {"rope_type": "yarn", "factor": True}}, "factor"),
         ({"scaling": {"rope_type": "linear"}}, "factor"),
         ({"scaling": {"rope_type": "llama3", "factor": 8.0, "high_freq_factor": 4.0}}, "low_freq_factor"),
-        ({"scaling": {**LLAMA31, "low_freq_factor": 4.0}}, "low_freq_factor"),
+        ({"scaling": {**LLAMA31, "low_freq_factor": 5.0}}, "low_freq_factor"),
         ({"scaling": {**LLAMA31, "high_freq_factor": 0.0}}, "high_freq_factor"),
         ({"scaling": {"rope_type": "longrope", "short_factor": [1.0] * 64}}, "long_factor"),
         ({"scaling": {"rope_type": "longrope", "long_factor": [1.0] * 64}, "seq_len": 1}, "short_factor"),

@@ -29,7 +29,7 @@ NOTHING_HOSTILE = {"text": "any text is a valid value; pages that parse it (segm
 # figures concerned (the message a link with that combination gives). (page, parameter, attack): words that every
 # error box on that page must contain.
 _ORDER = "beta_fast must be > beta_slow"
-_RAMP = "low_freq_factor must be < high_freq_factor"
+_RAMP = "low_freq_factor must be <= high_freq_factor"
 _SECTIONS = "mrope_section must add up to head_dim/2"
 _BUCKETS = "max_distance must be an integer >="
 CLASHES = {
