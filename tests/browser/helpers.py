@@ -15,12 +15,19 @@ ALL_DRAWN = (
   return charts.length > 0 && !running && [...charts].every(c => c.querySelector(DRAWN_TRACE));
 }"""
 )
-FINGERPRINT = """() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => JSON.stringify({
-  title: gd.layout && gd.layout.title && gd.layout.title.text,
-  data: (gd.data || []).map(t => [t.type, t.name,
-      t.y ? Array.from(t.y).slice(0, 64) : null,
-      t.z ? Array.from(t.z[0] || []).slice(0, 64) : null]),
-}))"""
+# Arrays come as lists or, from Plotly 6, as typed-array objects {dtype, bdata (base64), shape}: both read in full.
+FINGERPRINT = """() => {
+  const hash = text => {
+    let h = 0;
+    for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) | 0;
+    return h;
+  };
+  const read = v => v == null ? null : (v.bdata !== undefined ? hash(v.bdata) : hash(JSON.stringify(v)));
+  return [...document.querySelectorAll('.js-plotly-plot')].map(gd => JSON.stringify({
+    title: gd.layout && gd.layout.title && gd.layout.title.text,
+    data: (gd.data || []).map(t => [t.type, t.name, read(t.x), read(t.y), read(t.z)]),
+  }));
+}"""
 
 
 def wait_until_drawn(page, timeout: float = 90_000) -> None:
