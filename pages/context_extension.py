@@ -30,13 +30,13 @@ st.latex(
 )
 
 params = controls.controls(
-    ["head_dim", "base", "partial_rotary_factor", "rope_type", "factor", "original_max_position_embeddings", "seq_len"],
+    ["head_dim", "base", "rope_type", "factor", "original_max_position_embeddings", "seq_len"],
     columns=4,
     starts={"seq_len": 16384},  # s·L at the defaults: a sequence past L, where dynamic NTK and LongRoPE act
     least={"head_dim": (4, "the scaling variants need two pairs")},
 )
-with st.expander("YaRN and Llama 3.1 settings (HF rope_scaling keys)", expanded=False):
-    params |= controls.controls(SCALING_KEY_PARAMS, columns=4)
+with st.expander("More settings: partial rotary, YaRN and Llama 3.1 keys (HF rope_scaling)", expanded=False):
+    params |= controls.controls(["partial_rotary_factor", *SCALING_KEY_PARAMS], columns=4)
 params |= state.preset_only(LONGROPE_LISTS)  # a model's own LongRoPE lists, from its preset or config.json
 with st.expander("What s, L and seq_len mean here, and when LongRoPE is drawn", expanded=False):
     st.caption(

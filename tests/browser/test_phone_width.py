@@ -96,22 +96,17 @@ def phone(browser):
 
 
 @pytest.mark.parametrize("page_name", PAGES)
-def test_no_chart_title_is_cut_or_overlaps_at_phone_width(app_url, phone, page_name):
+def test_every_chart_reads_at_phone_width(app_url, phone, page_name):
+    """One visit per page (All sections: every chart): the first chart near the top, then every chart's labels."""
     phone.set_viewport_size({"width": PHONE["width"], "height": 6000})  # Streamlit scrolls inside: draw it all
     phone.goto(f"{app_url}/{path_of(page_name)}?section={quote(ALL)}")
     wait_until_drawn(phone)
     assert exceptions_on_page(phone) == []
+    top = phone.evaluate(FIRST_CHART_TOP)  # the first section's first chart: where a link to the page shows it
+    assert top < SCREENS_BEFORE_FIRST_FIGURE * PHONE["height"], (
+        f"the first figure starts {top:.0f} px down, more than {SCREENS_BEFORE_FIRST_FIGURE} phone screens"
+    )
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     phone.screenshot(path=str(SCREENSHOTS / f"{page_name}-390px.png"), full_page=True)
     assert phone.evaluate(TITLE_CLASHES) == []
     assert phone.evaluate(LABEL_CLASHES) == []
-
-
-@pytest.mark.parametrize("page_name", PAGES)
-def test_the_first_figure_is_near_the_top_at_phone_width(app_url, phone, page_name):
-    phone.goto(f"{app_url}/{path_of(page_name)}")
-    wait_until_drawn(phone)
-    top = phone.evaluate(FIRST_CHART_TOP)
-    assert top < SCREENS_BEFORE_FIRST_FIGURE * PHONE["height"], (
-        f"the first figure starts {top:.0f} px down, more than {SCREENS_BEFORE_FIRST_FIGURE} phone screens"
-    )

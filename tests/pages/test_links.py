@@ -65,7 +65,7 @@ def hostile_values(spec: ParamSpec) -> dict[str, str]:
         above = high + 1 if spec.kind == "int" or high <= 0 else high * 2
         below = low - 1 if spec.kind == "int" or low <= 0 else low / 2
         values = {"malformed": "abc", "above": _number(spec, above), "below": _number(spec, below)}
-        values |= {"nan": "nan", "inf": "inf"}
+        values["nan"] = "nan"  # "inf" takes the same path (a non-finite number), as the params tests show
         if spec.even:
             values["odd"] = str(spec.default + 1 if spec.default + 1 <= high else spec.default - 1)
         return values
