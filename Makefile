@@ -38,11 +38,11 @@ format: install-dev
 	$(PY) -m ruff check --fix .
 
 # After the tests: a line-coverage floor per package (pytest-cov's fail-under sees only the total).
-# figures and ui sit about 2 points under what they reached (97.2%, 93.5%) while figures/ was being split
-# into packages: to be re-tuned once that settles.
+# Each floor sits about 2 points under what the package reached from a fresh clone on 2026-11-24 (core 99.4%,
+# figures 98.6%, ui 95.3%), so a change that leaves new code untested fails.
 test: install-dev chromium lint
 	$(PY) -m pytest
-	$(PY) scripts/coverage_floors.py posenc_core=95 figures=95 ui=91
+	$(PY) scripts/coverage_floors.py posenc_core=97 figures=96 ui=93
 
 bench: install-dev chromium
 	$(PY) -m bench.run
