@@ -3,6 +3,7 @@ against 1/sqrt(i+1), and the position a later layer can read back from it."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,16 +23,20 @@ def shown_positions(length: int) -> np.ndarray:
 
 
 def measured(p: Mapping[str, Any]) -> dict[str, np.ndarray]:
-    """The arrays both figures draw: positions, measured RMS norms, the law, and the position read back."""
-    positions = shown_positions(p["nope_length"])
-    norms = nope.causal_mean_output_norms(
-        positions, dim=p["value_dim"], n_sequences=p["n_sequences"], seed=p["values_seed"], device=p["device"]
-    )
+    """The arrays both figures draw: positions, measured RMS norms, the law, and the position read back
+    (computed once per parameter set for the two figures)."""
+    return dict(_measured(p["nope_length"], p["value_dim"], p["n_sequences"], p["values_seed"], p["device"]))
+
+
+@functools.lru_cache(maxsize=8)
+def _measured(length: int, dim: int, n_sequences: int, seed: int, device) -> dict[str, np.ndarray]:
+    positions = shown_positions(length)
+    norms = nope.causal_mean_output_norms(positions, dim=dim, n_sequences=n_sequences, seed=seed, device=device)
     return {
         "position": as_array(positions),
         "measured_norm": as_array(norms),
-        "law_norm": as_array(nope.causal_mean_norm_law(positions, device=p["device"])),
-        "read_position": as_array(nope.position_from_norm(norms, device=p["device"])),
+        "law_norm": as_array(nope.causal_mean_norm_law(positions, device=device)),
+        "read_position": as_array(nope.position_from_norm(norms, device=device)),
     }
 
 
