@@ -16,6 +16,7 @@ from typing import Any
 import streamlit as st
 
 from figures.params import PARAMS, ParamSpec
+from i18n import _
 from ui import state
 
 LARGE_INT_RANGE = 4096  # above this an int gets a number box instead of a slider
@@ -47,7 +48,7 @@ def control(
         spec = _with_choices(spec, tuple(choices))
     _initialise(spec, start)
     _keep_within(spec)
-    label = label or spec.label
+    label = label or _(spec.label)
     raw = _render(spec, label, widget)
     value, message = spec.coerce(raw)
     if message:
@@ -109,12 +110,12 @@ def _initialise(spec: ParamSpec, start: Any = None) -> None:
     if spec.name in st.query_params:
         value, message = spec.coerce(st.query_params.get(spec.name))
         if message:
-            state.add_notice(spec.name, f"From the link: {message}.")
+            state.add_notice(spec.name, _("From the link: {message}.").format(message=message))
     else:
         value = state.preset_values().get(spec.name, spec.default if start is None else start)
         value, message = spec.coerce(value)
         if message:
-            state.add_notice(spec.name, f"From the preset: {message}.")
+            state.add_notice(spec.name, _("From the preset: {message}.").format(message=message))
     st.session_state[spec.name] = _widget_value(spec, value)
 
 
@@ -125,30 +126,34 @@ def _widget_value(spec: ParamSpec, value: Any) -> Any:
 
 def _render(spec: ParamSpec, label: str, widget: str) -> Any:
     key = spec.name
+    help_text = _(spec.help) if spec.help else None
     if spec.kind == "choice":
         return st.selectbox(
             label,
             spec.choices,
             key=key,
             persist_state=PERSIST,
-            help=spec.help or None,
-            format_func=lambda c: spec.choice_labels.get(c, c),
+            help=help_text,
+            format_func=lambda c: _(spec.choice_labels[c]) if c in spec.choice_labels else c,
         )
     if spec.kind == "bool":
-        return st.toggle(label, key=key, persist_state=PERSIST, help=spec.help or None)
+        return st.toggle(label, key=key, persist_state=PERSIST, help=help_text)
     if spec.kind == "ints":
         return st.text_input(
-            label, key=key, persist_state=PERSIST, help=(spec.help or "") + f" Comma-separated, {spec.allowed()}."
+            label,
+            key=key,
+            persist_state=PERSIST,
+            help=(help_text or "") + " " + _("Comma-separated, {allowed}.").format(allowed=spec.allowed()),
         )
     if spec.kind == "text":
-        return st.text_input(label, key=key, persist_state=PERSIST, help=spec.help or None)
+        return st.text_input(label, key=key, persist_state=PERSIST, help=help_text)
     if spec.kind == "int":
         widget = spec.widget if widget == "auto" else widget
         small = spec.maximum - spec.minimum <= LARGE_INT_RANGE
         single = spec.maximum == spec.minimum  # a range narrowed to one value (start when seq_len is 1): no slider
         if not single and (widget == "slider" or (widget == "auto" and small and not spec.even)):
             return st.slider(
-                label, int(spec.minimum), int(spec.maximum), key=key, persist_state=PERSIST, help=spec.help or None
+                label, int(spec.minimum), int(spec.maximum), key=key, persist_state=PERSIST, help=help_text
             )
         step = 2 if spec.even else 1
         return st.number_input(
@@ -158,7 +163,7 @@ def _render(spec: ParamSpec, label: str, widget: str) -> Any:
             step=step,
             key=key,
             persist_state=PERSIST,
-            help=spec.help or None,
+            help=help_text,
             disabled=single,
         )
     return st.number_input(
@@ -169,7 +174,7 @@ def _render(spec: ParamSpec, label: str, widget: str) -> Any:
         persist_state=PERSIST,
         format="%g",
         step=_float_step(st.session_state.get(key, spec.default)),
-        help=(spec.help or "") + f" Allowed: {spec.allowed()}.",
+        help=(help_text or "") + " " + _("Allowed: {allowed}.").format(allowed=spec.allowed()),
     )
 
 

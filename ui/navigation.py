@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from i18n import N_
+
 
 @dataclass(frozen=True)
 class PageEntry:
-    """One page: its script ``pages/<name>.py``, its title and its icon (an emoji: icon fonts need the internet)."""
+    """One page: its script ``pages/<name>.py``, its title (English, shown translated) and its icon
+    (an emoji: icon fonts need the internet)."""
 
     name: str
     title: str
@@ -25,16 +28,16 @@ class PageEntry:
 
 
 PAGES = (
-    PageEntry("why_position", "Why position", "🧩"),
-    PageEntry("sinusoidal", "Sinusoidal", "🌊"),
-    PageEntry("learned", "Learned", "📚"),
-    PageEntry("relative", "Relative (Shaw, T5)", "↔️"),
-    PageEntry("alibi", "ALiBi", "📐"),
-    PageEntry("rope", "RoPE", "🌀"),
-    PageEntry("context_extension", "Context extension", "🔭"),
-    PageEntry("mrope", "M-RoPE", "🖼️"),
-    PageEntry("vision", "Vision (2-D)", "🧱"),
-    PageEntry("nope_and_sinks", "NoPE and sinks", "🕳️"),
-    PageEntry("compare", "Compare", "⚖️"),
+    PageEntry("why_position", N_("Why position"), "🧩"),
+    PageEntry("sinusoidal", N_("Sinusoidal"), "🌊"),
+    PageEntry("learned", N_("Learned"), "📚"),
+    PageEntry("relative", N_("Relative (Shaw, T5)"), "↔️"),
+    PageEntry("alibi", N_("ALiBi"), "📐"),
+    PageEntry("rope", N_("RoPE"), "🌀"),
+    PageEntry("context_extension", N_("Context extension"), "🔭"),
+    PageEntry("mrope", N_("M-RoPE"), "🖼️"),
+    PageEntry("vision", N_("Vision (2-D)"), "🧱"),
+    PageEntry("nope_and_sinks", N_("NoPE and sinks"), "🕳️"),
+    PageEntry("compare", N_("Compare"), "⚖️"),
 )
 PAGE_NAMES = tuple(page.name for page in PAGES)

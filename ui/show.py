@@ -14,37 +14,41 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
+import i18n
 from figures import code, registry
 from figures.common import placeholder
 from figures.phone_fit import fit_to_phone
 from figures.theme import SIZES, screen_size
+from i18n import _
 from ui import state
 from ui.export_menu import export_menu
 
 MODEBAR = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
 PLACEHOLDER_CONFIG = {"staticPlot": True, "displayModeBar": False}
-_BUILT: set[tuple[str, str, str]] = set()  # cache keys built in this process (placeholders only for new ones)
+_BUILT: set[tuple[str, str, str, str]] = set()  # cache keys built in this process (placeholders only for new ones)
 _BUILT_LIMIT = 4096
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
-def _build_cached(figure_id: str, params_json: str, style: str) -> tuple[registry.FigureResult, go.Figure]:
-    """Build once per (figure, parameters, style): the result (what exports lay out for their own page) and the
-    figure as the app draws it, laid out to read on a phone too. Shared read-only between reruns."""
-    result = registry.build(figure_id, json.loads(params_json), style=style)
-    return result, fit_to_phone(go.Figure(result.figure))
+def _build_cached(figure_id: str, params_json: str, style: str, lang: str) -> tuple[registry.FigureResult, go.Figure]:
+    """Build once per (figure, parameters, style, language): the result (what exports lay out for their own page)
+    and the figure as the app draws it, laid out to read on a phone too. Shared read-only between reruns."""
+    with i18n.language(lang):
+        result = registry.build(figure_id, json.loads(params_json), style=style)
+        return result, fit_to_phone(go.Figure(result.figure))
 
 
-def _cache_key(figure_id: str, params: Mapping[str, Any]) -> tuple[str, str, str]:
+def _cache_key(figure_id: str, params: Mapping[str, Any]) -> tuple[str, str, str, str]:
     full = {**params, "device": st.session_state.get("device_in_use", "auto")}
-    return figure_id, json.dumps(full, sort_keys=True, default=_jsonable), st.session_state.get("theme", "screen")
+    params_json = json.dumps(full, sort_keys=True, default=_jsonable)
+    return figure_id, params_json, st.session_state.get("theme", "screen"), i18n.current()
 
 
 def build(spec: registry.FigureSpec, params: Mapping[str, Any]) -> tuple[registry.FigureResult, go.Figure]:
     """The figure for ``params`` (plus the sidebar's device) and its on-screen layout, from the cache when it was
     built before."""
     key = _cache_key(spec.id, params)
-    with st.spinner(f"Computing {spec.title}…"):
+    with st.spinner(_("Computing {title}…").format(title=_(spec.title))):
         built = _build_cached(*key)
     if len(_BUILT) >= _BUILT_LIMIT:
         _BUILT.clear()
@@ -61,14 +65,14 @@ def figure(figure_id: str, values: Mapping[str, Any]) -> registry.FigureResult |
     try:
         params = registry.params_for(spec, values)
     except ValueError as error:
-        slot.error(f"{spec.title}: {error}", icon="🚫")
+        slot.error(f"{_(spec.title)}: {error}", icon="🚫")
         return None
     if _cache_key(figure_id, params) not in _BUILT:
-        slot.plotly_chart(placeholder(spec.title), theme=None, width="stretch", config=PLACEHOLDER_CONFIG)
+        slot.plotly_chart(placeholder(_(spec.title)), theme=None, width="stretch", config=PLACEHOLDER_CONFIG)
     try:
         result, shown = build(spec, params)
     except ValueError as error:
-        slot.error(f"{spec.title}: {error}", icon="🚫")
+        slot.error(f"{_(spec.title)}: {error}", icon="🚫")
         return None
     stem = registry.file_stem(figure_id, params, state.preset_slug())
     config = {**MODEBAR, "toImageButtonOptions": camera_options(result, stem)}
@@ -88,7 +92,7 @@ def code_expander(figure_id: str, params: Mapping[str, Any]) -> None:
     except ValueError:  # the figure drew, but its values have no snippet (the figure says what is wrong, if anything)
         return
     if snippet is not None:
-        with st.expander("Code: compute this figure's data in NumPy / PyTorch", expanded=False):
+        with st.expander(_("Code: compute this figure's data in NumPy / PyTorch"), expanded=False):
             st.code(snippet.source, language="python")
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import streamlit as st
 
 from figures.params import PARAMS
+from i18n import _
 from posenc_core.device import available_devices, resolve_device
 from posenc_core.hf_config import from_hf_config
-from ui import config_link, state
+from ui import config_link, language, state
 
 DEVICE_CHOICES = PARAMS["device"].choices
 THEMES = dict(PARAMS["theme"].choice_labels)
@@ -16,6 +17,7 @@ THEMES = dict(PARAMS["theme"].choice_labels)
 def render() -> None:
     """Draw the shared sidebar; its values live in session state and in the URL."""
     with st.sidebar:
+        language.picker()
         _preset_picker()
         _device_picker()
         _theme_picker()
@@ -26,7 +28,12 @@ def _from_url(key: str, choices, default: str) -> None:
         return
     raw = st.query_params.get(key, default)
     if raw not in choices:
-        state.add_notice(key, f"From the link: {key}={raw!r} is not one of the choices; using {default!r}.")
+        state.add_notice(
+            key,
+            _("From the link: {key}={raw!r} is not one of the choices; using {default!r}.").format(
+                key=key, raw=raw, default=default
+            ),
+        )
         raw = default
     st.session_state[key] = raw
 
@@ -35,12 +42,12 @@ def _preset_picker() -> None:
     choices = state.preset_choices()
     _from_url("preset", choices, state.CUSTOM)
     st.selectbox(
-        "Model preset",
+        _("Model preset"),
         choices,
         key="preset",
         format_func=state.preset_label,
         on_change=state.reset_preset_params,
-        help="A real model's positional-encoding parameters; every page's controls take its values.",
+        help=_("A real model's positional-encoding parameters; every page's controls take its values."),
     )
     _show_notice("preset")
     st.query_params["preset"] = st.session_state["preset"]
@@ -51,18 +58,18 @@ def _preset_picker() -> None:
             del st.query_params["config"]
         preset = state.current_preset()
         if preset is not None:
-            st.caption(f"Source: {preset.source}")
+            st.caption(_("Source: {source}").format(source=preset.source))
 
 
 def _config_reader() -> None:
     _config_from_link()
     uploaded = st.file_uploader("config.json", type=["json"], key="config_file")
-    pasted = st.text_area("…or paste its contents", key="config_text", height=120)
+    pasted = st.text_area(_("…or paste its contents"), key="config_text", height=120)
     text = uploaded.getvalue() if uploaded is not None else pasted
     if not text:
         if "config" in st.query_params:
             del st.query_params["config"]
-        st.info("Upload or paste a model's config.json to use its parameters.")
+        st.info(_("Upload or paste a model's config.json to use its parameters."))
         return
     try:
         reading = from_hf_config(text)
@@ -74,13 +81,13 @@ def _config_reader() -> None:
     if previous is None or previous.preset != reading.preset:
         state.reset_preset_params()
         st.rerun()
-    st.success(f"Read {reading.preset.name}")
+    st.success(_("Read {name}").format(name=reading.preset.name))
     _config_into_link(text)
     for sentence in reading.preset.notes:
         st.caption(f"✓ {sentence}")
     for sentence in reading.unread:
         st.caption(f"• {sentence}")
-    with st.expander("What was read", expanded=False):
+    with st.expander(_("What was read"), expanded=False):
         st.json(reading.read, expanded=False)
 
 
@@ -91,7 +98,7 @@ def _config_from_link() -> None:
     try:
         st.session_state["config_text"] = config_link.decode(st.query_params["config"])
     except ValueError as error:
-        st.warning(f"From the link: {error}; upload or paste the config.json again.", icon="🔗")
+        st.warning(_("From the link: {error}; upload or paste the config.json again.").format(error=error), icon="🔗")
 
 
 def _config_into_link(text: str | bytes) -> None:
@@ -100,8 +107,10 @@ def _config_into_link(text: str | bytes) -> None:
         if "config" in st.query_params:
             del st.query_params["config"]
         st.caption(
-            "🔗 This config is too long to travel in a link: someone opening your link will be asked for the "
-            "config.json again (the other settings do travel)."
+            _(
+                "🔗 This config is too long to travel in a link: someone opening your link will be asked for the "
+                "config.json again (the other settings do travel)."
+            )
         )
     else:
         st.query_params["config"] = value
@@ -109,22 +118,26 @@ def _config_into_link(text: str | bytes) -> None:
 
 def _device_picker() -> None:
     _from_url("device", DEVICE_CHOICES, "auto")
-    st.selectbox("Compute device", DEVICE_CHOICES, key="device", help="auto = cuda, then mps, then cpu.")
+    st.selectbox(_("Compute device"), DEVICE_CHOICES, key="device", help=_("auto = cuda, then mps, then cpu."))
     _show_notice("device")
     try:
         in_use = resolve_device(st.session_state["device"])
     except ValueError as error:
-        st.error(f"{error}. Using auto.", icon="🚫")
+        st.error(_("{error}. Using auto.").format(error=error), icon="🚫")
         st.session_state["device_in_use"] = str(resolve_device("auto"))
     else:
         st.session_state["device_in_use"] = str(in_use)
-    st.caption(f"In use: **{st.session_state['device_in_use']}** (available: {', '.join(available_devices())})")
+    st.caption(
+        _("In use: **{device}** (available: {devices})").format(
+            device=st.session_state["device_in_use"], devices=", ".join(available_devices())
+        )
+    )
     st.query_params["device"] = st.session_state["device"]
 
 
 def _theme_picker() -> None:
     _from_url("theme", THEMES, "screen")
-    st.selectbox("Figure style", list(THEMES), key="theme", format_func=THEMES.get)
+    st.selectbox(_("Figure style"), list(THEMES), key="theme", format_func=lambda key: _(THEMES[key]))
     _show_notice("theme")
     st.query_params["theme"] = st.session_state["theme"]
 

@@ -8,6 +8,7 @@ import streamlit as st
 
 from figures.params import PARAMS
 from figures.preset_params import params_from_preset
+from i18n import _
 from posenc_core import presets
 
 CUSTOM = "custom"
@@ -21,9 +22,9 @@ def preset_choices() -> list[str]:
 
 def preset_label(key: str) -> str:
     if key == CUSTOM:
-        return "Custom (set every parameter yourself)"
+        return _("Custom (set every parameter yourself)")
     if key == FROM_CONFIG:
-        return "From a config.json (upload or paste)"
+        return _("From a config.json (upload or paste)")
     return presets.PRESETS[key].name
 
 
