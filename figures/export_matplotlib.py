@@ -7,17 +7,39 @@ lines, markers, filled bands and bars on the figure's subplot grid, with titles,
 from __future__ import annotations
 
 import io
+from functools import cache
 
 import matplotlib
 
 matplotlib.use("Agg")
 
+import matplotlib.font_manager as font_manager
 import matplotlib.pyplot as plt
 import numpy as np
 import plotly.graph_objects as go
 
+import i18n
+
 COLORMAPS = {"viridis": "viridis", "rdbu_r": "RdBu_r", "rdbu": "RdBu", "twilight": "twilight", "plasma": "plasma"}
 DPI = 100
+CJK_FACES = {"ko": "Noto Sans CJK KR", "zh-CN": "Noto Sans CJK SC"}
+
+
+@cache
+def _known_fonts() -> frozenset[str]:
+    """Font names matplotlib can use, with the system's Noto CJK faces added (matplotlib's font cache may predate
+    their installation)."""
+    for path in font_manager.findSystemFonts():
+        if "NotoSansCJK" in path.replace(" ", ""):
+            font_manager.fontManager.addfont(path)
+    return frozenset(font.name for font in font_manager.fontManager.ttflist)
+
+
+def font_families(language: str | None = None) -> list[str]:
+    """DejaVu Sans, then the CJK face of ``language`` (the current one by default) when it is installed:
+    matplotlib falls back glyph by glyph along the list."""
+    face = CJK_FACES.get(language or i18n.current())
+    return ["DejaVu Sans", *([face] if face and face in _known_fonts() else [])]
 
 
 def render_png(fig: go.Figure, *, scale: float = 2.0, width: int = 1200, height: int | None = None) -> bytes:
@@ -25,7 +47,7 @@ def render_png(fig: go.Figure, *, scale: float = 2.0, width: int = 1200, height:
     text at the figure's font size."""
     height = int(height or fig.layout.height or 650)
     points = (fig.layout.font.size or 13) * 72 / DPI  # a CSS pixel is one matplotlib pixel at DPI
-    with plt.rc_context({"font.size": points}):
+    with plt.rc_context({"font.size": points, "font.family": font_families()}):
         figure = plt.figure(figsize=(width / DPI, height / DPI), dpi=DPI * scale)
         axes = {}
         for trace in fig.data:

@@ -13,7 +13,16 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 import plotly.io as pio
 
+import i18n
+
 FONT_FAMILY = "DejaVu Sans, Arial, Helvetica, sans-serif"
+# Korean and Chinese text needs a CJK font after the Latin one (the browser and kaleido's Chromium fall back glyph by
+# glyph): Noto CJK (installed with the project's setup, scripts/ensure_chromium.sh), else the fonts Windows and macOS
+# ship. Each language names its own regional face first, so a Han character is drawn the way its readers write it.
+CJK_FONTS = {
+    "ko": "Noto Sans CJK KR, Noto Sans KR, Malgun Gothic, Apple SD Gothic Neo",
+    "zh-CN": "Noto Sans CJK SC, Noto Sans SC, Microsoft YaHei, PingFang SC",
+}
 COLORWAY = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
 CYCLIC_SCALE = "Twilight"  # for angles mod 2π: equal colour at 0 and 2π
 DIVERGING_SCALE = "RdBu_r"  # for signed values centred at 0
@@ -110,6 +119,12 @@ def _check(style: str, size: str) -> None:
         raise ValueError(f"size must be one of {', '.join(SIZES)} (got {size!r})")
 
 
+def font_family(language: str | None = None) -> str:
+    """The figure font for ``language`` (the current one by default): the Latin fonts, then its CJK fonts."""
+    cjk = CJK_FONTS.get(language or i18n.current())
+    return FONT_FAMILY.replace(", sans-serif", f", {cjk}, sans-serif") if cjk else FONT_FAMILY
+
+
 def screen_size(fig: go.Figure) -> tuple[int, int]:
     """(width, height) in CSS pixels of ``fig`` on the screen preset's page: 1200 px by the figure's own height."""
     return SIZES["screen"].width, int(fig.layout.height or SCREEN_HEIGHT)
@@ -127,7 +142,8 @@ def apply_style(fig: go.Figure, style: str = "screen", size: str = "screen", *, 
     margin = fig.layout.margin
     fig.update_layout(
         template="posenc",
-        font={"size": font, "color": s["ink"]},
+        font={"size": font, "color": s["ink"], "family": font_family()},
+        hoverlabel_font_family=font_family(),
         title_font_size=font + 2,
         paper_bgcolor=s["paper"],
         plot_bgcolor=s["plot"],
