@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 
-.PHONY: run test lint format install install-dev chromium bench screenshots clean
+.PHONY: run test lint format install install-dev chromium bench screenshots i18n clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -49,6 +49,11 @@ bench: install-dev chromium
 
 screenshots: install-dev chromium
 	POSENC_SCREENSHOTS=docs/screenshots $(PY) -m pytest tests/browser -k draws_its_figures --no-cov -q
+
+# After adding or changing text in the app: bring the translation templates and catalogues up to date with the
+# source (new messages are added untranslated: translate them in i18n/locales/<lang>/LC_MESSAGES/<area>.po).
+i18n: install
+	$(PY) -m i18n.extract
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .coverage htmlcov
