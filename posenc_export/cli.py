@@ -4,6 +4,7 @@
     python -m posenc_export rope-angles --preset llama-3.1-8b --set seq_len=131072 --format png svg
     python -m posenc_export all --format pdf --size column --out figures-for-paper/
     python -m posenc_export alibi-bias --format png --style slides-dark --size slide
+    python -m posenc_export rope-angles --lang ko --format png pdf     # titles and labels in Korean
 
 Images are drawn on the page of a size preset (--size): screen (1200 px wide, as in the app), slide (16:9,
 13.33 x 7.5 in; PNG 1920 x 1080), column (3.5 in, 9 pt text) or two-columns (7 in); a PDF's page is that size.
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import figures  # noqa: F401  (registers every figure)
+import i18n
 from figures import export, registry
 from figures.params import PARAMS
 from figures.preset_params import params_from_preset
@@ -54,6 +56,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--style", default="screen", choices=PARAMS["theme"].choices, help="figure style")
     parser.add_argument("--size", default="screen", choices=list(SIZES), help="image size preset (the page)")
     parser.add_argument(
+        "--lang", default=i18n.DEFAULT, choices=list(i18n.LANGUAGES), help="language of the text in the figures"
+    )
+    parser.add_argument(
         "--scale", type=float, help="PNG pixels per CSS pixel (default: the size's: 2 screen, 1.5 slide, 300 dpi paper)"
     )
     return parser
@@ -77,8 +82,9 @@ def _export(args: argparse.Namespace) -> int:
             raise CliError(f"SVG and PDF need Chrome or Chromium: {export.INSTALL_HINT}")
         print(f"posenc_export: no Chrome/Chromium found; PNG is drawn with matplotlib ({export.INSTALL_HINT})")
     try:
-        for figure_id in figure_ids:
-            _export_one(figure_id, given, args, out)
+        with i18n.language(args.lang):
+            for figure_id in figure_ids:
+                _export_one(figure_id, given, args, out)
     finally:
         if needs_browser:
             export.stop_browser_server()
@@ -92,6 +98,7 @@ def _export_one(figure_id: str, given: dict[str, Any], args: argparse.Namespace,
     except ValueError as error:
         raise CliError(f"{figure_id}: {error}") from error
     stem = registry.file_stem(figure_id, params, args.preset)
+    stem += "" if args.lang == i18n.DEFAULT else f"_{args.lang}"
     for fmt in args.formats:
         if fmt in ("csv", "npy") and not result.data:
             print(f"{figure_id}: no data behind this figure; skipping {fmt}")

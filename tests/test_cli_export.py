@@ -105,3 +105,18 @@ def test_errors_are_one_clear_line(args, message):
     done = run_cli(*args)
     assert done.returncode == 2
     assert message in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.skipif(export.find_browser() is None, reason="no Chrome/Chromium: `make test` installs it")
+def test_lang_exports_the_figure_with_its_text_in_that_language(tmp_path):
+    """The SVG's text (titles, axes, legend) is Korean with --lang ko, and Chinese with --lang zh-CN."""
+    scripts = {"en": r"[\uac00-\ud7af\u4e00-\u9fff]", "ko": r"[\uac00-\ud7af]", "zh-CN": r"[\u4e00-\u9fff]"}
+    counts = {}
+    for code, letters in scripts.items():
+        out = tmp_path / code
+        done = run_cli("alibi-slopes", "--lang", code, "--format", "svg", "--out", str(out))
+        assert done.returncode == 0, done.stderr
+        (written,) = out.iterdir()
+        assert (f"_{code}_" in written.name) == (code != "en"), written.name
+        counts[code] = len(re.findall(letters, written.read_text(encoding="utf-8")))
+    assert counts["en"] == 0 and counts["ko"] >= 5 and counts["zh-CN"] >= 5, counts
