@@ -8,20 +8,23 @@ from figures.learned import params as learned_params
 from figures.learned import sources as learned_sources
 from figures.learned.versus import comparison_rows
 from figures.params import defaults
+from i18n import N_, _
 from ui import controls, show
 from ui.router import ensure_app_router
 from ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 
-st.title("📚 Learned position embeddings")
+st.title(_("📚 Learned position embeddings"))
 st.markdown(
-    "BERT and GPT-2 do not compute a position code: they learn one. A table T with one row per position (512 "
-    "rows for BERT, 1024 for GPT-2) starts as small random numbers and is trained with the rest of the model; "
-    "the row T[p] is added to the token embedding at position p. Nothing ties T[p] to T[p+1] except what "
-    "training put there, and there is no row for a position the table does not have: a longer context needs "
-    "more rows, interpolated from the trained ones or trained. Below: a seeded random (untrained) table, a real "
-    "trained table, or one you upload."
+    _(
+        "BERT and GPT-2 do not compute a position code: they learn one. A table T with one row per position (512 "
+        "rows for BERT, 1024 for GPT-2) starts as small random numbers and is trained with the rest of the model; "
+        "the row T[p] is added to the token embedding at position p. Nothing ties T[p] to T[p+1] except what "
+        "training put there, and there is no row for a position the table does not have: a longer context needs "
+        "more rows, interpolated from the trained ones or trained. Below: a seeded random (untrained) table, a real "
+        "trained table, or one you upload."
+    )
 )
 st.latex(r"x_p = e_{\mathrm{token}(p)} + T[p],\qquad T \in \mathbb{R}^{L_{\max} \times d},\qquad 0 \le p < L_{\max}")
 
@@ -30,23 +33,27 @@ params = defaults(learned_params.TABLE_PARAMS)
 params["table_source"] = source = controls.control("table_source", choices=learned_params.installed_sources())
 for name, command in learned_params.missing_builtins().items():
     st.caption(
-        f"The trained table {name} is not installed: `make install` installs it (or `.venv/bin/python -m {command}`). "
-        "It appears in this list as soon as it is installed, without restarting the app."
+        _(
+            "The trained table {name} is not installed: `make install` installs it (or `.venv/bin/python -m "
+            "{command}`). It appears in this list as soon as it is installed, without restarting the app."
+        ).format(name=name, command=command)
     )
 ready = True
 if source == "random":
-    with st.expander("Random table: rows, width, initial std, seed", expanded=False):
+    with st.expander(_("Random table: rows, width, initial std, seed"), expanded=False):
         params |= controls.controls(["max_len", "d_model", "std", "seed"], columns=4)
 elif source == "upload":
     upload = st.file_uploader(
-        "Position table: one 2-D array (positions x channels), or a checkpoint holding one "
-        "(e.g. wpe.weight, embeddings.position_embeddings.weight)",
+        _(
+            "Position table: one 2-D array (positions x channels), or a checkpoint holding one "
+            "(e.g. wpe.weight, embeddings.position_embeddings.weight)"
+        ),
         type=["npy", "npz", "safetensors", "pt", "pth", "bin"],
         key="table_file",
     )
     if upload is None:
         ready = False
-        st.info("Upload a table to see it. A link to this page cannot carry a file: it opens without the table.")
+        st.info(_("Upload a table to see it. A link to this page cannot carry a file: it opens without the table."))
     else:
         try:
             read = learned_sources.add_upload(upload.getvalue(), upload.name)
@@ -56,9 +63,11 @@ elif source == "upload":
         else:
             params["upload_sha256"] = read.sha256
             st.caption(
-                f"Read **{upload.name}**: {read.shape[0]:,} positions x {read.shape[1]:,} channels. Pickled Python "
-                "objects are never loaded. A shared link keeps every setting but not the file: whoever opens it "
-                "must upload the file again."
+                _(
+                    "Read **{name}**: {rows:,} positions x {channels:,} channels. Pickled Python objects are never "
+                    "loaded. A shared link keeps every setting but not the file: whoever opens it must upload the "
+                    "file again."
+                ).format(name=upload.name, rows=read.shape[0], channels=read.shape[1])
             )
 params |= controls.controls(["seq_len", "view", "start", "similarity"], columns=4)
 
@@ -92,9 +101,9 @@ def past_the_end() -> None:
 if ready:
     show_sections(
         {
-            "The table": the_table,
-            "Which positions look alike": alike,
-            "Learned vs sinusoidal vs no position encoding": against_sinusoidal,
-            "Past the table's end": past_the_end,
+            N_("The table"): the_table,
+            N_("Which positions look alike"): alike,
+            N_("Learned vs sinusoidal vs no position encoding"): against_sinusoidal,
+            N_("Past the table's end"): past_the_end,
         }
     )

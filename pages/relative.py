@@ -4,22 +4,25 @@ import streamlit as st
 
 from figures.relative import notes
 from figures.relative.t5 import t5_bucket_table
+from i18n import N_, _
 from ui import controls, show
 from ui.router import ensure_app_router
 from ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 
-st.title("↔️ Relative positions: Shaw and T5")
+st.title(_("↔️ Relative positions: Shaw and T5"))
 st.markdown(
-    "Relative schemes never look at a token's absolute position: the *positional term* of the attention score "
-    "between query *i* and key *j* depends only on the offset *j − i*. The attention itself still depends on what "
-    "the tokens are (the content term q·k), so two pairs at the same offset need not attend alike. Each offset "
-    "selects a learned vector (Shaw et al.) or a learned scalar per head (T5). A finite table needs a finite set of "
-    "offsets, so both schemes compress distances: Shaw **clips** every offset to ±k, T5 **buckets** them, one "
-    "bucket per offset near 0 and logarithmically wider buckets further away, up to `max_distance`, after which "
-    "every offset shares the last bucket. Queries are rows, keys are columns; every value drawn is computed by "
-    "`posenc_core.relative`."
+    _(
+        "Relative schemes never look at a token's absolute position: the *positional term* of the attention score "
+        "between query *i* and key *j* depends only on the offset *j − i*. The attention itself still depends on what "
+        "the tokens are (the content term q·k), so two pairs at the same offset need not attend alike. Each offset "
+        "selects a learned vector (Shaw et al.) or a learned scalar per head (T5). A finite table needs a finite set "
+        "of offsets, so both schemes compress distances: Shaw **clips** every offset to ±k, T5 **buckets** them, one "
+        "bucket per offset near 0 and logarithmically wider buckets further away, up to `max_distance`, after which "
+        "every offset shares the last bucket. Queries are rows, keys are columns; every value drawn is computed by "
+        "`posenc_core.relative`."
+    )
 )
 
 # 128 positions: Shaw's clipped band (k = 16) is a visible eighth of the matrix, and T5's last bucket appears
@@ -44,16 +47,18 @@ def t5() -> None:
         r"\qquad r = j - i,\; n_{\mathrm{exact}} = B/2"
     )
     st.caption(
-        "B = buckets per side, D = max_distance (it must exceed n_exact). Bidirectional (encoder): B = "
-        "num_buckets/2 and keys after the query add B to the bucket. Causal (decoder): B = num_buckets for the past, "
-        "and every key after the query gets bucket 0. The logit gets a learned scalar per (bucket, head), shared by "
-        "all layers; T5 does not divide by √d."
+        _(
+            "B = buckets per side, D = max_distance (it must exceed n_exact). Bidirectional (encoder): B = "
+            "num_buckets/2 and keys after the query add B to the bucket. Causal (decoder): B = num_buckets for the "
+            "past, and every key after the query gets bucket 0. The logit gets a learned scalar per (bucket, head), "
+            "shared by all layers; T5 does not divide by √d."
+        )
     )
     buckets = controls.controls(["num_buckets", "max_distance", "bidirectional"], columns=3)
     if show.figure("relative-t5-bucket", buckets) is None:  # the settings were refused, with a message
         show.figure("relative-t5-matrix", {**buckets, **positions})
         return
-    st.markdown("**Which offsets share a bucket**")
+    st.markdown("**{}**".format(_("Which offsets share a bucket")))
     st.dataframe(t5_bucket_table(buckets), hide_index=True, width="stretch", height=300)
     show.figure("relative-t5-matrix", {**buckets, **positions})
     what_to_notice(*notes.t5_points({**buckets, **positions}))
@@ -61,7 +66,7 @@ def t5() -> None:
 
 show_sections(
     {
-        "Shaw et al. (2018): clipped relative index": shaw,
-        "T5 (Raffel et al. 2020): relative position buckets": t5,
+        N_("Shaw et al. (2018): clipped relative index"): shaw,
+        N_("T5 (Raffel et al. 2020): relative position buckets"): t5,
     }
 )

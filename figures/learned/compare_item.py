@@ -11,6 +11,7 @@ from typing import Any
 import torch
 
 from figures.compare.items import CompareCurve, CompareItem, parse_integer, register_compare_curve, work_device_dtype
+from i18n import _
 from posenc_core import learned, metrics
 
 LEARNED_ROWS = 1024  # rows of plain "learned": GPT-2's table length (fewer when seq_len is shorter)
@@ -35,13 +36,19 @@ def _profile(rows: int, d_model: int, builtin: str | None) -> torch.Tensor:
 def _parse(where: str, argument: str, head: str | None, p: Mapping[str, Any]) -> CompareItem:
     builtins = {name.lower(): name for name in learned.builtin_tables()}
     if argument in builtins:
-        return CompareItem("learned", f"learned {builtins[argument]} (trained)", table=builtins[argument])
+        label = _("learned {table} (trained)").format(table=builtins[argument])
+        return CompareItem("learned", label, table=builtins[argument])
     most = min(MAX_LEARNED_ROWS, LEARNED_ELEMENTS // p["d_model"])
     if argument and not argument.isdigit():
-        known = ", ".join(builtins.values()) or "none installed"
-        raise ValueError(f"{where}: learned takes a row count (2 to {most:,}) or a built-in table ({known})")
+        known = ", ".join(builtins.values()) or _("none installed")
+        raise ValueError(
+            _("{where}: learned takes a row count (2 to {most:,}) or a built-in table ({known})").format(
+                where=where, most=most, known=known
+            )
+        )
     rows = parse_integer(where, argument, "rows", 2, most) if argument else min(p["seq_len"], LEARNED_ROWS, most)
-    return CompareItem("learned", f"learned random N(0, 0.02²) {rows:,}×{p['d_model']}", size=max(rows, 2))
+    label = _("learned random N(0, 0.02²) {rows:,}×{d_model}").format(rows=rows, d_model=p["d_model"])
+    return CompareItem("learned", label, size=max(rows, 2))
 
 
 def _curve(item: CompareItem, distances: torch.Tensor, p: Mapping[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:
@@ -62,15 +69,15 @@ def _signals(item: CompareItem, p: Mapping[str, Any]) -> float:
 def _note(item: CompareItem) -> str:
     if item.table is not None:
         return ""
-    return (
+    return _(
         "learned, random: an untrained table; its rows are unrelated, so the similarity drops to noise at k = 1; "
         "a table has no row past its length, so its curve stops there"
     )
 
 
 def _syntax() -> str:
-    tables = ", ".join(name.lower() for name in learned.builtin_tables()) or "none installed"
-    return f"`learned[:rows]` or `learned:<table>` ({tables})"
+    tables = ", ".join(name.lower() for name in learned.builtin_tables()) or _("none installed")
+    return _("`learned[:rows]` or `learned:<table>` ({tables})").format(tables=tables)
 
 
 register_compare_curve(

@@ -7,9 +7,11 @@ from typing import Any
 
 import numpy as np
 
+from figures.learned.params import SIMILARITY_LABELS
+from i18n import N_, _
 from posenc_core import learned
 
-TRAINED_HINT = "switch the position table to a trained one (all-MiniLM-L6-v2) to see what training puts there"
+TRAINED_HINT = N_("switch the position table to a trained one (all-MiniLM-L6-v2) to see what training puts there")
 
 
 def _kind(p: Mapping[str, Any]) -> str:
@@ -20,20 +22,24 @@ def _kind(p: Mapping[str, Any]) -> str:
 def table_points(p: Mapping[str, Any], rows: int) -> list[str]:
     kind = _kind(p)
     if kind == "random":
-        first = f"An untrained table is noise: no row resembles its neighbour ({TRAINED_HINT})."
+        first = _("An untrained table is noise: no row resembles its neighbour ({hint}).").format(hint=_(TRAINED_HINT))
     elif kind == "trained":
-        first = (
+        first = _(
             "A trained table changes smoothly down the rows in many channels: neighbouring positions got similar rows. "
             "A few rows stand out (position 0 in BERT-family tables such as this one): the colours saturate there, "
             "and hover shows the true values."
         )
     else:
-        first = "Your table: smooth bands down the rows mean neighbouring positions got similar rows; noise means none."
+        first = _(
+            "Your table: smooth bands down the rows mean neighbouring positions got similar rows; noise means none."
+        )
     points = [first]
     if p["seq_len"] > rows:
         points.append(
-            f"Only the table's {rows:,} rows are drawn: positions {rows:,}..{p['seq_len'] - 1:,} have none (see "
-            "'Past the table's end')."
+            _(
+                "Only the table's {rows:,} rows are drawn: positions {rows:,}..{last:,} have none (see "
+                "'Past the table's end')."
+            ).format(rows=rows, last=p["seq_len"] - 1)
         )
     return points
 
@@ -45,45 +51,59 @@ def alike_points(p: Mapping[str, Any], profile: Mapping[str, np.ndarray]) -> lis
         learned_1, sinus_1 = float(profile["learned_mean"][1]), float(profile["sinusoidal_mean"][1])
         spread, sinus_spread = float(profile["learned_std"].mean()), float(profile["sinusoidal_std"].mean())
         numbers.append(
-            f"At offset k = 1 the learned rows' mean {similarity} is {learned_1:.3g} (sinusoidal {sinus_1:.3g}); "
-            f"the spread over p is {spread:.3g} on average (sinusoidal {sinus_spread:.3g})."
+            _(
+                "At offset k = 1 the learned rows' mean {similarity} is {learned:.3g} (sinusoidal {sinusoidal:.3g}); "
+                "the spread over p is {spread:.3g} on average (sinusoidal {sinusoidal_spread:.3g})."
+            ).format(
+                similarity=_(SIMILARITY_LABELS.get(similarity, similarity)),
+                learned=learned_1,
+                sinusoidal=sinus_1,
+                spread=spread,
+                sinusoidal_spread=sinus_spread,
+            )
         )
     if kind == "random":
-        shape = (
+        shape = _(
             "An untrained table: each row is similar only to itself, so the similarity drops to about 0 at k = 1 with "
             "a wide spread over p; the sinusoidal code has the same similarity at every p (its band is thin) "
-            f"({TRAINED_HINT})."
-        )
+            "({hint})."
+        ).format(hint=_(TRAINED_HINT))
     elif kind == "trained":
-        shape = (
+        shape = _(
             "The trained table has learned smoothness: nearby rows are similar and the similarity falls off with "
             "the offset k overall (with bumps), a relative structure that nobody wrote down. Its band, unlike the "
             "sinusoidal one, is wide: the similarity also depends on where the pair sits."
         )
     else:
-        shape = "A similarity that falls off with k and a thin band mean the table learned a relative structure."
+        shape = _("A similarity that falls off with k and a thin band mean the table learned a relative structure.")
     return [shape, *numbers]
 
 
 def compare_points(data: Mapping[str, np.ndarray]) -> list[str]:
     adjacent, norm = data["adjacent_mean"], data["row_norm"]
     return [
-        "Without position encoding every distance is 0: every position looks the same to attention.",
-        f"Neighbours differ by {adjacent[0]:.3g} in the learned table against row norms of {norm[0]:.3g}, by "
-        f"{adjacent[1]:.3g} against {norm[1]:.3g} in the sinusoidal code: compare each bar with its row norm.",
+        _("Without position encoding every distance is 0: every position looks the same to attention."),
+        _(
+            "Neighbours differ by {learned:.3g} in the learned table against row norms of {learned_norm:.3g}, by "
+            "{sinusoidal:.3g} against {sinusoidal_norm:.3g} in the sinusoidal code: compare each bar with its row "
+            "norm."
+        ).format(learned=adjacent[0], learned_norm=norm[0], sinusoidal=adjacent[1], sinusoidal_norm=norm[1]),
     ]
 
 
 def beyond_points(p: Mapping[str, Any], rows: int) -> list[str]:
     seq_len = p["seq_len"]
-    where = (
-        f"seq_len = {seq_len:,} is past it: positions {rows:,}..{seq_len - 1:,} have no encoding at all."
-        if seq_len > rows
-        else f"Set seq_len above {rows:,} and the rest of the context has no encoding at all."
-    )
+    if seq_len > rows:
+        where = _("seq_len = {seq_len:,} is past it: positions {rows:,}..{last:,} have no encoding at all.").format(
+            seq_len=seq_len, rows=rows, last=seq_len - 1
+        )
+    else:
+        where = _("Set seq_len above {rows:,} and the rest of the context has no encoding at all.").format(rows=rows)
     return [
-        f"A table has exactly max_len rows, here {rows:,}. {where}",
-        "Nothing computes the missing rows, unlike sinusoidal or RoPE: a longer context needs a longer table, "
-        "interpolated from the trained rows (ViT does this for larger images, usually with some fine-tuning) or "
-        "trained.",
+        _("A table has exactly max_len rows, here {rows:,}. {where}").format(rows=rows, where=where),
+        _(
+            "Nothing computes the missing rows, unlike sinusoidal or RoPE: a longer context needs a longer table, "
+            "interpolated from the trained rows (ViT does this for larger images, usually with some fine-tuning) or "
+            "trained."
+        ),
     ]

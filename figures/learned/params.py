@@ -3,20 +3,30 @@
 from __future__ import annotations
 
 from figures.params import ParamSpec, register_param
+from i18n import N_
 from posenc_core import learned, metrics
+
+# the label of each built-in table in the source list (the core's description); one not listed here shows its
+# description untranslated
+BUILTIN_LABELS = {
+    "all-MiniLM-L6-v2": N_("all-MiniLM-L6-v2 (BERT family): 512 trained positions x 384 channels (built in)"),
+}
 
 register_param(
     ParamSpec(
         "table_source",
         "choice",
         "random",
-        "Position table",
+        N_("Position table"),
         # every built-in the core knows; the page offers the installed ones (installed_sources), looked up each run
         choices=("random", *learned.BUILTIN_SOURCES, "upload"),
         choice_labels={
-            "random": "Seeded random table (untrained)",
-            **{name: f"{source.description} (built in)" for name, source in learned.BUILTIN_SOURCES.items()},
-            "upload": "Upload a table (.npy, .npz, .safetensors, .pt)",
+            "random": N_("Seeded random table (untrained)"),
+            **{
+                name: BUILTIN_LABELS.get(name, f"{source.description} (built in)")
+                for name, source in learned.BUILTIN_SOURCES.items()
+            },
+            "upload": N_("Upload a table (.npy, .npz, .safetensors, .pt)"),
         },
     )
 )
@@ -34,11 +44,19 @@ def missing_builtins() -> dict[str, str]:
 
 
 register_param(
-    ParamSpec("upload_sha256", "text", "", "Uploaded table (SHA-256)", help="Set by the page from the uploaded file.")
+    ParamSpec(
+        "upload_sha256",
+        "text",
+        "",
+        N_("Uploaded table (SHA-256)"),
+        help=N_("Set by the page from the uploaded file."),
+    )
 )
 
 
-register_param(ParamSpec("max_len", "int", 512, "Table length max_len (rows)", 2, 8192, help="GPT-2: 1024, BERT: 512."))
+register_param(
+    ParamSpec("max_len", "int", 512, N_("Table length max_len (rows)"), 2, 8192, help=N_("GPT-2: 1024, BERT: 512."))
+)
 
 
 register_param(
@@ -46,27 +64,33 @@ register_param(
         "std",
         "float",
         0.02,
-        "Initial std",
+        N_("Initial std"),
         1e-4,
         10.0,
         log=True,
-        help="BERT draws N(0, 0.02²) (its initializer_range, also HF's GPT-2); OpenAI's GPT-2 code drew its "
-        "position table with std 0.01.",
+        help=N_(
+            "BERT draws N(0, 0.02²) (its initializer_range, also HF's GPT-2); OpenAI's GPT-2 code drew its "
+            "position table with std 0.01."
+        ),
     )
 )
 
 
-register_param(ParamSpec("seed", "int", 0, "Seed", 0, 2**32 - 1, help="The same seed gives the same table."))
+register_param(ParamSpec("seed", "int", 0, N_("Seed"), 0, 2**32 - 1, help=N_("The same seed gives the same table.")))
 
+
+SIMILARITY_LABELS = {"cosine": N_("cosine"), "dot": N_("dot")}
+"""The similarity's name in the control and in the text (its value, as in the formulas, stays dot/cosine)."""
 
 register_param(
     ParamSpec(
         "similarity",
         "choice",
         "cosine",
-        "Similarity",
+        N_("Similarity"),
         choices=metrics.KINDS,
-        help="dot: table[p]·table[q]; cosine: the same between unit-length rows.",
+        choice_labels=SIMILARITY_LABELS,
+        help=N_("dot: table[p]·table[q]; cosine: the same between unit-length rows."),
     )
 )
 

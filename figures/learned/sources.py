@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 
 import torch
 
+from i18n import _
 from posenc_core import learned
 from posenc_core.device import resolve_device
 
@@ -60,26 +61,33 @@ def load(p: Mapping[str, Any]) -> tuple[torch.Tensor, str]:
     source = p["table_source"]
     if source == "random":
         table = _random(p["max_len"], p["d_model"], p["std"], p["seed"])
-        return table.to(resolve_device(p["device"])), f"random N(0, {p['std']:g}²) table, seed={p['seed']}"
+        described = _("random N(0, {std:g}²) table, seed={seed}").format(std=p["std"], seed=p["seed"])
+        return table.to(resolve_device(p["device"])), described
     if source == "upload":
         with _uploads_lock:
             entry = _uploads.get(p["upload_sha256"])
         if entry is None:
             raise ValueError(
-                f"upload_sha256={p['upload_sha256'][:12] or '(none)'!r} names no uploaded table in this app: upload "
-                "the file (a link cannot carry an uploaded file)"
+                _(
+                    "upload_sha256={digest!r} names no uploaded table in this app: upload the file (a link cannot "
+                    "carry an uploaded file)"
+                ).format(digest=p["upload_sha256"][:12] or "(none)")
             )
         name, table = entry
-        return table.to(resolve_device(p["device"])), f"uploaded {name}"
+        return table.to(resolve_device(p["device"])), _("uploaded {name}").format(name=name)
     if source not in learned.BUILTIN_SOURCES:
         known = ", ".join(learned.BUILTIN_SOURCES)
-        raise ValueError(f"table_source must be one of random, upload, {known} (got {source!r})")
+        raise ValueError(
+            _("table_source must be one of random, upload, {known} (got {source!r})").format(known=known, source=source)
+        )
     if source not in learned.builtin_tables():
         raise ValueError(
-            f"table_source {source!r} is not installed: {learned.BUILTIN_SOURCES[source].install_command} "
-            "(make install does it); it can be chosen as soon as it is installed, without restarting the app"
+            _(
+                "table_source {source!r} is not installed: {command} (make install does it); it can be chosen as soon "
+                "as it is installed, without restarting the app"
+            ).format(source=source, command=learned.BUILTIN_SOURCES[source].install_command)
         )
-    return _builtin(source).to(resolve_device(p["device"])), f"{source} (trained)"
+    return _builtin(source).to(resolve_device(p["device"])), _("{source} (trained)").format(source=source)
 
 
 def shape_text(table: torch.Tensor) -> str:
@@ -90,8 +98,8 @@ def length_note(table: torch.Tensor, seq_len: int) -> str | None:
     """What seq_len means for this table: positions past its end have no row."""
     rows = table.shape[0]
     if seq_len > rows:
-        return (
-            f"seq_len={seq_len:,} but the table has only {rows:,} rows: positions {rows:,}..{seq_len - 1:,} have no "
-            "row and are not shown (see the table's end below)"
-        )
+        return _(
+            "seq_len={seq_len:,} but the table has only {rows:,} rows: positions {rows:,}..{last:,} have no row and "
+            "are not shown (see the table's end below)"
+        ).format(seq_len=seq_len, rows=rows, last=seq_len - 1)
     return None

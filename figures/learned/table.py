@@ -9,15 +9,20 @@ import numpy as np
 import torch
 
 from figures.common import LEGEND_BELOW, as_array, heatmap, lines, sampled_note
-from figures.learned.params import TABLE_PARAMS
+from figures.learned.params import SIMILARITY_LABELS, TABLE_PARAMS
 from figures.learned.sources import length_note, load, shape_text
 from figures.registry import FigureResult, register
 from figures.shown import shown_positions
 from figures.sinusoidal.similarity import SIMILARITY_POSITIONS, measured_rows, spread_band
 from figures.theme import COLORWAY, DIVERGING_SCALE
+from i18n import N_, _
 from posenc_core import metrics, sampling, sinusoidal
 
 HEATMAP_POSITIONS = 384
+
+
+SCHEME_NAMES = {"learned": N_("learned"), "sinusoidal": N_("sinusoidal"), "none": N_("none")}
+"""The schemes' names as the figures and tables show them (the data keep the English keys)."""
 
 
 CLIP_QUANTILE = 0.995  # a few outlier rows (BERT's position 0) would wash out the rest
@@ -25,7 +30,7 @@ CLIP_QUANTILE = 0.995  # a few outlier rows (BERT's position 0) would wash out t
 
 @register(
     "learned-heatmap",
-    title="Learned position table (position x channel)",
+    title=N_("Learned position table (position x channel)"),
     page="learned",
     params=(*TABLE_PARAMS, "seq_len", "view", "start"),
 )
@@ -41,10 +46,12 @@ def table_heatmap(p: Mapping[str, Any]) -> FigureResult:
         values,
         as_array(channels).astype(np.int32),
         as_array(positions).astype(np.int64),
-        title=f"Learned table[p, j]:<br>{described}, {shape_text(table)}, L={p['seq_len']:,}",
-        x_title="channel j",
-        y_title="position p (tokens)",
-        value_name="value",
+        title=_("Learned table[p, j]:<br>{described}, {shape}, L={seq_len:,}").format(
+            described=described, shape=shape_text(table), seq_len=p["seq_len"]
+        ),
+        x_title=_("channel j"),
+        y_title=_("position p (tokens)"),
+        value_name=_("value"),
         colorscale=DIVERGING_SCALE,
         zmin=-limit,
         zmax=limit,
@@ -54,11 +61,13 @@ def table_heatmap(p: Mapping[str, Any]) -> FigureResult:
     notes = [position_note]
     if float(magnitude.max()) > limit:
         notes.append(
-            f"colours saturate at ±{limit:.3g} (the {CLIP_QUANTILE:.1%} quantile of |value|; the largest is "
-            f"{float(magnitude.max()):.3g}): hover shows the true values"
+            _(
+                "colours saturate at ±{limit:.3g} (the {quantile:.1%} quantile of |value|; the largest is "
+                "{largest:.3g}): hover shows the true values"
+            ).format(limit=limit, quantile=CLIP_QUANTILE, largest=float(magnitude.max()))
         )
     if channels.numel() < width:
-        notes.append("channels: " + sampled_note(channels.numel(), width, "channels"))
+        notes.append(_("channels: {note}").format(note=sampled_note(channels.numel(), width, "channels")))
     notes += [note for note in (length_note(table, p["seq_len"]),) if note]
     data = {"table": as_array(values), "positions": as_array(positions), "channels": as_array(channels)}
     data["table_shape"] = np.asarray(table.shape, dtype=np.float32)  # (rows, channels) of the whole table
@@ -67,7 +76,7 @@ def table_heatmap(p: Mapping[str, Any]) -> FigureResult:
 
 @register(
     "learned-similarity",
-    title="Learned table: similarity of rows p and q",
+    title=N_("Learned table: similarity of rows p and q"),
     page="learned",
     params=(*TABLE_PARAMS, "similarity", "seq_len", "view", "start"),
 )
@@ -82,9 +91,9 @@ def table_similarity(p: Mapping[str, Any]) -> FigureResult:
         ticks,
         ticks,
         title=f"{p['similarity']}(table[p], table[q]):<br>{described}, {shape_text(table)}",
-        x_title="position q (tokens)",
-        y_title="position p (tokens)",
-        value_name=p["similarity"],
+        x_title=_("position q (tokens)"),
+        y_title=_("position p (tokens)"),
+        value_name=_(SIMILARITY_LABELS.get(p["similarity"], p["similarity"])),
         colorscale=DIVERGING_SCALE,
         zmid=0,
         zmin=-1 if cosine else None,
@@ -98,7 +107,7 @@ def table_similarity(p: Mapping[str, Any]) -> FigureResult:
 
 @register(
     "learned-relative",
-    title="Learned vs sinusoidal: similarity against the offset k",
+    title=N_("Learned vs sinusoidal: similarity against the offset k"),
     page="learned",
     params=(*TABLE_PARAMS, "similarity", "seq_len", "view", "start"),
 )
@@ -107,7 +116,11 @@ def offset_profile(p: Mapping[str, Any]) -> FigureResult:
     length, width = min(p["seq_len"], table.shape[0]), table.shape[1]
     first = p["start"] if p["view"] == "window" else 0
     if first >= length:
-        raise ValueError(f"start must be < {length:,} (the rows shown) in the window view (got {first:,})")
+        raise ValueError(
+            _("start must be < {length:,} (the rows shown) in the window view (got {start:,})").format(
+                length=length, start=first
+            )
+        )
     rows = measured_rows(width, length - first)
     offsets = torch.arange(max(1, rows // 2))
     kind = p["similarity"]
@@ -118,25 +131,35 @@ def offset_profile(p: Mapping[str, Any]) -> FigureResult:
     }
     fig = lines(
         offsets,
-        {f"{name}: mean over p": mean for name, (_, mean, _) in profiles.items()},
-        title=f"{kind}(table[p], table[p+k]) against k:<br>{described}, {shape_text(table)}",
-        x_title="offset k (tokens)",
-        y_title=f"{kind} similarity",
+        {
+            _("{name}: mean over p").format(name=_(SCHEME_NAMES[name])): mean
+            for name, (_l, mean, _s) in profiles.items()
+        },
+        title=_("{kind}(table[p], table[p+k]) against k:<br>{described}, {shape}").format(
+            kind=kind, described=described, shape=shape_text(table)
+        ),
+        x_title=_("offset k (tokens)"),
+        y_title=_("{kind} similarity").format(kind=_(SIMILARITY_LABELS.get(kind, kind))),
     )
-    for trace, (name, (_, mean, std)), colour in zip(fig.data, profiles.items(), COLORWAY, strict=False):
+    for trace, (name, (_l, mean, std)), colour in zip(fig.data, profiles.items(), COLORWAY, strict=False):
         trace.line.color = colour
         fill = "rgba({},{},{},0.2)".format(*(int(colour[i : i + 2], 16) for i in (1, 3, 5)))
-        spread_band(fig, offsets, mean, std, name=f"{name}: ± std over p", color=fill)
+        spread_band(
+            fig, offsets, mean, std, name=_("{name}: ± std over p").format(name=_(SCHEME_NAMES[name])), color=fill
+        )
     fig.update_layout(legend=LEGEND_BELOW, margin={"t": 90})
-    spread = {name: float(std.mean()) for name, (_, _, std) in profiles.items()}
+    spread = {name: float(std.mean()) for name, (_l, _m, std) in profiles.items()}
     notes = (
-        f"measured on rows {first:,}..{first + rows - 1:,}: for each k, every p with p+k in that range; "
-        f"sinusoidal: the same positions, d_model={width:,}, base 10000, interleaved",
-        "mean std over p: "
-        + "; ".join(f"{name} {value:.3g}" for name, value in spread.items())
-        + ": a small std means the similarity depends on the offset k only, not on where the pair sits",
+        _(
+            "measured on rows {first:,}..{last:,}: for each k, every p with p+k in that range; sinusoidal: the same "
+            "positions, d_model={width:,}, base 10000, interleaved"
+        ).format(first=first, last=first + rows - 1, width=width),
+        _(
+            "mean std over p: {spreads}: a small std means the similarity depends on the offset k only, not on where "
+            "the pair sits"
+        ).format(spreads="; ".join(f"{_(SCHEME_NAMES[name])} {value:.3g}" for name, value in spread.items())),
     )
     data = {"offset": as_array(offsets)}
-    for name, (_, mean, std) in profiles.items():
+    for name, (_l, mean, std) in profiles.items():
         data[f"{name}_mean"], data[f"{name}_std"] = as_array(mean), as_array(std)
     return FigureResult(fig, data, notes)

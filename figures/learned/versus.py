@@ -13,8 +13,10 @@ from plotly.subplots import make_subplots
 from figures.common import as_array
 from figures.learned.params import TABLE_PARAMS
 from figures.learned.sources import load, shape_text
+from figures.learned.table import SCHEME_NAMES
 from figures.registry import FigureResult, register
 from figures.theme import COLORWAY
+from i18n import N_, _
 from posenc_core import metrics, sampling, sinusoidal
 
 COMPARED = ("learned", "sinusoidal", "none")
@@ -29,11 +31,11 @@ def comparison_rows(result: FigureResult) -> list[dict[str, Any]]:
     data = result.data
     return [
         {
-            "scheme": name,
-            "mean ‖T[p+1] − T[p]‖": float(data["adjacent_mean"][i]),
-            "std ‖T[p+1] − T[p]‖": float(data["adjacent_std"][i]),
+            _("scheme"): _(SCHEME_NAMES[name]),
+            _("mean ‖T[p+1] − T[p]‖"): float(data["adjacent_mean"][i]),
+            _("std ‖T[p+1] − T[p]‖"): float(data["adjacent_std"][i]),
             f"‖T[{int(data['far'][0])}] − T[0]‖": float(data["distance"][i]),
-            "mean row norm ‖T[p]‖": float(data["row_norm"][i]),
+            _("mean row norm ‖T[p]‖"): float(data["row_norm"][i]),
         }
         for i, name in enumerate(COMPARED)
     ]
@@ -41,7 +43,7 @@ def comparison_rows(result: FigureResult) -> list[dict[str, Any]]:
 
 @register(
     "learned-compare",
-    title="Learned vs sinusoidal vs no position encoding: distances between rows",
+    title=N_("Learned vs sinusoidal vs no position encoding: distances between rows"),
     page="learned",
     params=TABLE_PARAMS,
 )
@@ -49,7 +51,9 @@ def compare_schemes(p: Mapping[str, Any]) -> FigureResult:
     table, described = load(p)
     length, width = table.shape
     if length < 2:
-        raise ValueError(f"the table must have at least 2 rows to compare neighbours (got {length})")
+        raise ValueError(
+            _("the table must have at least 2 rows to compare neighbours (got {length})").format(length=length)
+        )
     far = min(FAR, length - 1)
     tables = {
         "learned": table,
@@ -63,21 +67,25 @@ def compare_schemes(p: Mapping[str, Any]) -> FigureResult:
         rows=1,
         cols=2,
         horizontal_spacing=0.12,
-        subplot_titles=("neighbours (± std)<br>‖T[p+1] − T[p]‖", f"far apart<br>‖T[{far}] − T[0]‖"),
+        subplot_titles=(
+            _("neighbours (± std)<br>‖T[p+1] − T[p]‖"),
+            _("far apart<br>‖T[{far}] − T[0]‖").format(far=far),
+        ),
     )
     colours = COLORWAY[: len(COMPARED)]
+    names = [_(SCHEME_NAMES[name]) for name in COMPARED]
     fig.add_bar(
-        x=list(COMPARED),
+        x=names,
         y=column["adjacent_mean"],
         error_y={"type": "data", "array": column["adjacent_std"]},
         marker_color=colours,
         showlegend=False,
-        hovertemplate="%{x}<br>mean %{y:.4g}<extra></extra>",
+        hovertemplate=_("%{x}<br>mean %{y:.4g}") + "<extra></extra>",
         row=1,
         col=1,
     )
     fig.add_bar(
-        x=list(COMPARED),
+        x=names,
         y=column["distance"],
         marker_color=colours,
         showlegend=False,
@@ -85,15 +93,21 @@ def compare_schemes(p: Mapping[str, Any]) -> FigureResult:
         row=1,
         col=2,
     )
-    fig.update_yaxes(title_text="Euclidean distance", row=1, col=1)
+    fig.update_yaxes(title_text=_("Euclidean distance"), row=1, col=1)
     fig.update_layout(
-        title=f"Distances between rows:<br>{described}, {shape_text(table)}", height=480, margin={"t": 150}
+        title=_("Distances between rows:<br>{described}, {shape}").format(described=described, shape=shape_text(table)),
+        height=480,
+        margin={"t": 150},
     )
     notes = (
-        "none: every position gets the same (zero) vector, so every distance is 0: attention cannot tell "
-        "positions apart",
-        f"the scales differ: sinusoidal rows have norm √(d/2) = {row_norm[1]:.3g}, the learned rows "
-        f"{row_norm[0]:.3g} on average; compare each bar with its row norm (table below)",
+        _(
+            "none: every position gets the same (zero) vector, so every distance is 0: attention cannot tell "
+            "positions apart"
+        ),
+        _(
+            "the scales differ: sinusoidal rows have norm √(d/2) = {sinusoidal:.3g}, the learned rows {learned:.3g} "
+            "on average; compare each bar with its row norm (table below)"
+        ).format(sinusoidal=row_norm[1], learned=row_norm[0]),
     )
     data = {**column, "row_norm": np.array(row_norm, dtype=np.float32), "far": np.array([far], dtype=np.float32)}
     return FigureResult(fig, data, notes)
@@ -101,7 +115,7 @@ def compare_schemes(p: Mapping[str, Any]) -> FigureResult:
 
 @register(
     "learned-beyond",
-    title="Past the table's end: positions without a row",
+    title=N_("Past the table's end: positions without a row"),
     page="learned",
     params=(*TABLE_PARAMS, "seq_len"),
 )
@@ -116,7 +130,7 @@ def beyond_the_table(p: Mapping[str, Any]) -> FigureResult:
             y=as_array(norms),
             mode="lines",
             name="‖table[p]‖",
-            hovertemplate="position %{x:,}<br>‖table[p]‖ %{y:.4g}<extra></extra>",
+            hovertemplate=_("position %{x:,}<br>‖table[p]‖ %{y:.4g}") + "<extra></extra>",
         )
     )
     end = max(seq_len, rows)
@@ -126,15 +140,17 @@ def beyond_the_table(p: Mapping[str, Any]) -> FigureResult:
             x1=seq_len - 0.5,
             fillcolor="rgba(214,39,40,0.15)",
             line_width=0,
-            annotation_text=f"no row for positions {rows:,}..{seq_len - 1:,}",
+            annotation_text=_("no row for positions {rows:,}..{last:,}").format(rows=rows, last=seq_len - 1),
             annotation_position="top right",  # inside the plot, however narrow
         )
     else:
         fig.add_vline(x=seq_len - 0.5, line_dash="dash", annotation_text=f"seq_len = {seq_len:,}")
     fig.update_layout(
-        title=f"Row norms of {described},<br>{shape_text(table)}; seq_len={seq_len:,}",
+        title=_("Row norms of {described},<br>{shape}; seq_len={seq_len:,}").format(
+            described=described, shape=shape_text(table), seq_len=seq_len
+        ),
         margin={"t": 90},
-        xaxis_title="position p (tokens)",
+        xaxis_title=_("position p (tokens)"),
         yaxis_title="‖table[p]‖",
         xaxis_range=[-0.5, end - 0.5],
         yaxis_rangemode="tozero",
@@ -142,13 +158,19 @@ def beyond_the_table(p: Mapping[str, Any]) -> FigureResult:
     if seq_len > rows:
         missing = seq_len - rows
         notes = (
-            f"{missing:,} of the {seq_len:,} requested positions ({missing / seq_len:.1%}) have no row: an "
-            "nn.Embedding lookup there fails with 'index out of range'. Nothing computes the missing rows: a longer "
-            "context needs a longer table, interpolated from the trained rows (as ViT does for larger images, "
-            "usually with some fine-tuning) or trained.",
+            _(
+                "{missing:,} of the {seq_len:,} requested positions ({share:.1%}) have no row: an nn.Embedding lookup "
+                "there fails with 'index out of range'. Nothing computes the missing rows: a longer context needs a "
+                "longer table, interpolated from the trained rows (as ViT does for larger images, usually with some "
+                "fine-tuning) or trained."
+            ).format(missing=missing, seq_len=seq_len, share=missing / seq_len),
         )
     else:
-        notes = (f"all {seq_len:,} positions have a row; position {rows:,} and later would not",)
+        notes = (
+            _("all {seq_len:,} positions have a row; position {rows:,} and later would not").format(
+                seq_len=seq_len, rows=rows
+            ),
+        )
     data = {"positions": as_array(positions), "row_norm": as_array(norms)}
     data["table_shape"] = np.asarray(table.shape, dtype=np.float32)  # (rows, channels) of the whole table
     return FigureResult(fig, data, notes)

@@ -9,6 +9,7 @@ from typing import Any
 import torch
 
 from figures.compare.items import CompareCurve, CompareItem, preset_keys, preset_of, register_compare_curve
+from i18n import _
 from posenc_core import relative
 
 DEFAULT_BUCKETS, DEFAULT_MAX_DISTANCE = 32, 128  # T5's own
@@ -16,13 +17,13 @@ DEFAULT_BUCKETS, DEFAULT_MAX_DISTANCE = 32, 128  # T5's own
 
 def _parse(where: str, argument: str, head: str | None, p: Mapping[str, Any]) -> CompareItem:
     if argument and argument.isdigit():
-        raise ValueError(f"{where}: t5 takes a preset name after the colon, e.g. t5:t5-base")
+        raise ValueError(_("{where}: t5 takes a preset name after the colon, e.g. t5:t5-base").format(where=where))
     preset = preset_of(where, argument, "t5") if argument else None
     buckets, reach = (
         (preset.t5_num_buckets, preset.t5_max_distance) if preset else (DEFAULT_BUCKETS, DEFAULT_MAX_DISTANCE)
     )
     name = f"T5 {preset.name}" if preset else "T5"
-    label = f"{name} ({buckets} buckets, max_distance {reach})"
+    label = _("{name} ({buckets} buckets, max_distance {reach})").format(name=name, buckets=buckets, reach=reach)
     return CompareItem("t5", label, preset, buckets, max_distance=reach)
 
 
@@ -44,7 +45,7 @@ def _signals(item: CompareItem, p: Mapping[str, Any]) -> float:
 
 
 def _note(item: CompareItem) -> str:
-    return (
+    return _(
         "T5: keys k tokens back, bidirectional buckets; every distance from max_distance on shares one bucket, so T5 "
         "cannot tell those distances apart"
     )

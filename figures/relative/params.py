@@ -7,16 +7,17 @@ from typing import Any
 
 from figures.common_params import MAX_SEQ_LEN
 from figures.params import ParamSpec, register_param
+from i18n import N_, _
 
 register_param(
     ParamSpec(
         "clip_distance",
         "int",
         16,
-        "Shaw clip distance k",
+        N_("Shaw clip distance k"),
         1,
         MAX_SEQ_LEN,
-        help="Offsets j − i beyond ±k share the index of ±k (the core's max_distance).",
+        help=N_("Offsets j − i beyond ±k share the index of ±k (the core's max_distance)."),
     )
 )
 
@@ -26,10 +27,10 @@ register_param(
         "num_buckets",
         "int",
         32,
-        "T5 num_buckets",
+        N_("T5 num_buckets"),
         4,
         1024,
-        help="relative_attention_num_buckets (T5: 32).",
+        help=N_("relative_attention_num_buckets (T5: 32)."),
     )
 )
 
@@ -39,10 +40,10 @@ register_param(
         "max_distance",
         "int",
         128,
-        "T5 max_distance",
+        N_("T5 max_distance"),
         2,
         MAX_SEQ_LEN,
-        help="relative_attention_max_distance (T5: 128): offsets this far or further share the last bucket.",
+        help=N_("relative_attention_max_distance (T5: 128): offsets this far or further share the last bucket."),
     )
 )
 
@@ -52,8 +53,8 @@ register_param(
         "bidirectional",
         "bool",
         True,
-        "Bidirectional (encoder)",
-        help="On: encoder self-attention, half the buckets for each side. Off: causal decoder, past offsets only.",
+        N_("Bidirectional (encoder)"),
+        help=N_("On: encoder self-attention, half the buckets for each side. Off: causal decoder, past offsets only."),
     )
 )
 
@@ -64,5 +65,5 @@ def t5_args(p: Mapping[str, Any], bidirectional: bool | None = None) -> dict[str
 
 
 def t5_describe(p: Mapping[str, Any]) -> str:
-    side = "bidirectional" if p["bidirectional"] else "causal"
+    side = _("bidirectional") if p["bidirectional"] else _("causal")
     return f"{side}, num_buckets={p['num_buckets']}, max_distance={p['max_distance']:,}"

@@ -13,6 +13,7 @@ from figures.common import as_array, heatmap
 from figures.registry import FigureResult, register
 from figures.shown import shown_positions
 from figures.theme import DIVERGING_SCALE
+from i18n import N_, _
 from posenc_core import relative
 
 MATRIX_CELLS = 512  # rows and columns of each matrix (small integers: two 512 x 512 fit in the page's 3 MB)
@@ -31,8 +32,8 @@ def matrix_figure(values, positions, *, title: str, value_name: str, **scale) ->
         axis,
         axis,
         title=title,
-        x_title="key position j (tokens)",
-        y_title="query position i (tokens)",
+        x_title=_("key position j (tokens)"),
+        y_title=_("query position i (tokens)"),
         value_name=value_name,
         reversed_y=True,
         **scale,
@@ -49,15 +50,15 @@ def hidden_note(p: Mapping[str, Any], positions: torch.Tensor, reach: int, what:
     stride = int(positions[1] - positions[0])
     if stride <= reach:
         return None
-    return (
-        f"sampling hides the near offsets: one cell every {stride:,} positions, so {what} falls inside the diagonal "
+    return _(
+        "sampling hides the near offsets: one cell every {stride:,} positions, so {what} falls inside the diagonal "
         "cells; the window view draws every position"
-    )
+    ).format(stride=stride, what=what)
 
 
 @register(
     "relative-shaw",
-    title="Shaw relative index matrix",
+    title=N_("Shaw relative index matrix"),
     page="relative",
     params=("seq_len", "clip_distance", "view", "start"),
 )
@@ -70,8 +71,8 @@ def shaw_figure(p: Mapping[str, Any]) -> FigureResult:
     fig = matrix_figure(
         index,
         positions,
-        title=f"Shaw relative index clip(j − i, −k, k) + k<br>k={k:,}, L={p['seq_len']:,}",
-        value_name="index",
+        title=_("Shaw relative index clip(j − i, −k, k) + k<br>k={k:,}, L={length:,}").format(k=k, length=p["seq_len"]),
+        value_name=_("index"),
         colorscale=DIVERGING_SCALE,
         zmin=0,
         zmax=2 * k,
@@ -79,9 +80,13 @@ def shaw_figure(p: Mapping[str, Any]) -> FigureResult:
     )
     notes = (
         position_note,
-        f"index {k:,} = same position; 0 = the key is {k:,} or more tokens before the query, {2 * k:,} = {k:,} or "
-        f"more after (an embedding table of {2 * k + 1:,} rows)",
+        _(
+            "index {k:,} = same position; 0 = the key is {k:,} or more tokens before the query, {top:,} = {k:,} or "
+            "more after (an embedding table of {rows:,} rows)"
+        ).format(k=k, top=2 * k, rows=2 * k + 1),
     )
-    hidden = hidden_note(p, positions, k, f"every offset inside ±k = ±{k:,} (the band of distinct indices)")
+    hidden = hidden_note(
+        p, positions, k, _("every offset inside ±k = ±{k:,} (the band of distinct indices)").format(k=k)
+    )
     notes += (hidden,) if hidden else ()
     return FigureResult(fig, {"index": as_array(index), "positions": as_array(positions)}, notes)

@@ -17,6 +17,7 @@ from figures.relative.params import t5_args, t5_describe
 from figures.relative.shaw import MATRIX_CELLS, hidden_note, matrix_figure
 from figures.shown import shown_positions
 from figures.theme import COLORWAY, SEQUENTIAL_SCALE
+from i18n import N_, _
 from posenc_core import relative
 
 
@@ -75,13 +76,13 @@ def _rel_text(low: float, high: float) -> str:
     if math.isinf(low):
         return f"≤ {show(high)}"
     if math.isinf(high):
-        return "0 and every key after the query" if low == 0 else f"≥ {show(low)}"
+        return _("0 and every key after the query") if low == 0 else f"≥ {show(low)}"
     return show(low) if low == high else f"{show(low)} … {show(high)}"
 
 
 @register(
     "relative-t5-bucket",
-    title="T5 bucket of each relative position",
+    title=N_("T5 bucket of each relative position"),
     page="relative",
     params=("num_buckets", "max_distance", "bidirectional"),
 )
@@ -94,7 +95,7 @@ def t5_bucket_figure(p: Mapping[str, Any]) -> FigureResult:
     for k, bidirectional in enumerate(sorted((True, False), key=lambda b: b == p["bidirectional"])):
         if bidirectional == other and not other_fits:
             continue
-        name = "bidirectional (encoder)" if bidirectional else "causal (decoder)"
+        name = _("bidirectional (encoder)") if bidirectional else _("causal (decoder)")
         segments = bucket_segments(p, bidirectional)
         x = np.append(segments["min_rel"].clip(-reach, reach).to_numpy(), reach)
         y = np.append(segments["bucket"].to_numpy(), segments["bucket"].iloc[-1])
@@ -109,7 +110,7 @@ def t5_bucket_figure(p: Mapping[str, Any]) -> FigureResult:
             name=name,
             line={"color": COLORWAY[k], "dash": None if chosen else "dot"},
             opacity=1.0 if chosen else 0.55,
-            hovertemplate=f"{name}<br>bucket %{{y}}<br>covers j − i: %{{customdata}}<extra></extra>",
+            hovertemplate=name + "<br>" + _("bucket %{y}<br>covers j − i: %{customdata}") + "<extra></extra>",
         )
         data[f"{'bidirectional' if bidirectional else 'causal'}_bucket_start"] = as_array(x[:-1])
         data[f"{'bidirectional' if bidirectional else 'causal'}_bucket"] = as_array(y[:-1])
@@ -117,7 +118,14 @@ def t5_bucket_figure(p: Mapping[str, Any]) -> FigureResult:
     low_exact = -(exact - 0.5)
     high_exact = exact - 0.5 if p["bidirectional"] else 0.5
     fig.add_vrect(x0=low_exact, x1=high_exact, fillcolor="#2ca02c", opacity=0.12, line_width=0)
-    fig.add_annotation(x=0, y=1, yref="paper", text=f"exact: |j − i| < {exact}", showarrow=False, yanchor="bottom")
+    fig.add_annotation(
+        x=0,
+        y=1,
+        yref="paper",
+        text=_("exact: |j − i| < {exact}").format(exact=exact),
+        showarrow=False,
+        yanchor="bottom",
+    )
     for sign in (-1, 1) if p["bidirectional"] else (-1,):
         fig.add_vrect(x0=sign * distance, x1=sign * reach, fillcolor="#888", opacity=0.12, line_width=0)
         fig.add_vline(x=sign * distance, line_dash="dot", line_color="#888")
@@ -125,22 +133,25 @@ def t5_bucket_figure(p: Mapping[str, Any]) -> FigureResult:
         x=-distance, y=1, yref="paper", text="max_distance", showarrow=False, xanchor="right", yanchor="bottom"
     )
     fig.update_layout(
-        title=f"T5 bucket of the offset j − i<br>{t5_describe(p)}",
-        xaxis_title="j − i (tokens; < 0: the key comes first)",
-        yaxis_title="bucket",
+        title=_("T5 bucket of the offset j − i<br>{described}").format(described=t5_describe(p)),
+        xaxis_title=_("j − i (tokens; < 0: the key comes first)"),
+        yaxis_title=_("bucket"),
         legend=LEGEND_BELOW,
         height=460,
         margin={"t": 90},
     )
     notes = (
-        f"green: the exact region (one offset per bucket, |j − i| < {exact}); between it and ±max_distance the "
-        f"buckets widen logarithmically; grey: beyond ±{distance:,} every offset shares the last bucket of its side",
+        _(
+            "green: the exact region (one offset per bucket, |j − i| < {exact}); between it and ±max_distance the "
+            "buckets widen logarithmically; grey: beyond ±{distance:,} every offset shares the last bucket of its side"
+        ).format(exact=exact, distance=distance),
     )
     if not other_fits:
-        side = "bidirectional (encoder)" if other else "causal (decoder)"
+        side = _("bidirectional (encoder)") if other else _("causal (decoder)")
         notes += (
-            f"{side} not drawn: its {max_exact(p, other)} exact buckets need max_distance >= "
-            f"{max_exact(p, other) + 1} (got {distance:,})",
+            _("{side} not drawn: its {exact} exact buckets need max_distance >= {least} (got {distance:,})").format(
+                side=side, exact=max_exact(p, other), least=max_exact(p, other) + 1, distance=distance
+            ),
         )
     return FigureResult(fig, data, notes)
 
@@ -153,22 +164,22 @@ def t5_bucket_table(p: Mapping[str, Any]) -> pd.DataFrame:
     distance = np.minimum(segments["min_rel"].abs(), segments["max_rel"].abs())
     region = np.select(
         [(segments["min_rel"] == 0) & (width == np.inf), width == np.inf, (width == 1) & (distance < exact)],
-        ["exact", "last: every farther offset", "exact"],
-        "log",
+        [_("exact"), _("last: every farther offset"), _("exact")],
+        _("log"),
     )
     return pd.DataFrame(
         {
-            "bucket": segments["bucket"].to_numpy(),
-            "relative positions j − i": [*map(_rel_text, segments["min_rel"], segments["max_rel"])],
-            "offsets covered": [("∞" if math.isinf(w) else f"{w:,.0f}") for w in width],
-            "region": region,
+            _("bucket"): segments["bucket"].to_numpy(),
+            _("relative positions j − i"): [*map(_rel_text, segments["min_rel"], segments["max_rel"])],
+            _("offsets covered"): [("∞" if math.isinf(w) else f"{w:,.0f}") for w in width],
+            _("region"): region,
         }
     )
 
 
 @register(
     "relative-t5-matrix",
-    title="T5 bucket matrix",
+    title=N_("T5 bucket matrix"),
     page="relative",
     params=("num_buckets", "max_distance", "bidirectional", "seq_len", "view", "start"),
 )
@@ -180,13 +191,20 @@ def t5_matrix_figure(p: Mapping[str, Any]) -> FigureResult:
     fig = matrix_figure(
         buckets,
         positions,
-        title=f"T5 bucket of (query i, key j)<br>{t5_describe(p)}, L={p['seq_len']:,}",
-        value_name="bucket",
+        title=_("T5 bucket of (query i, key j)<br>{described}, L={length:,}").format(
+            described=t5_describe(p), length=p["seq_len"]
+        ),
+        value_name=_("bucket"),
         colorscale=SEQUENTIAL_SCALE,
         zmin=0,
         zmax=p["num_buckets"] - 1,
     )
     exact = max_exact(p)
-    hidden = hidden_note(p, positions, exact, f"every offset of the exact region (|j − i| < {exact}, a bucket each)")
+    hidden = hidden_note(
+        p,
+        positions,
+        exact,
+        _("every offset of the exact region (|j − i| < {exact}, a bucket each)").format(exact=exact),
+    )
     notes = (position_note, *((hidden,) if hidden else ()))
     return FigureResult(fig, {"bucket": as_array(buckets), "positions": as_array(positions)}, notes)
