@@ -8,6 +8,7 @@ import torch
 from safetensors.torch import save_file
 
 import figures  # noqa: F401  (registers every figure)
+import i18n
 from figures import registry
 from figures.learned import sources as learned_sources
 from figures.learned.params import installed_sources, missing_builtins
@@ -198,3 +199,15 @@ def test_the_table_sources_are_looked_up_when_asked_not_at_import(monkeypatch):
         _build("learned-heatmap", table_source=MINILM)
     monkeypatch.undo()
     assert installed_sources() == ("random", MINILM, "upload")
+
+
+@pytest.mark.parametrize(("code", "scheme"), [("ko", "학습형"), ("zh-CN", "可学习")])
+def test_in_korean_and_chinese_the_figures_read_translated_and_their_data_keep_english_keys(code, scheme):
+    with i18n.language(code):
+        compared = _build("learned-compare", max_len=64, d_model=16)
+        beyond = _build("learned-beyond", max_len=64, d_model=16, seq_len=100)
+        rows = comparison_rows(compared)
+    assert compared.figure.data[0].x[0] == scheme and not compared.figure.layout.title.text.startswith("Distances")
+    assert "adjacent_mean" in compared.data and "row_norm" in beyond.data  # the CSV export's columns stay English
+    assert rows[0][next(iter(rows[0]))] == scheme and "scheme" not in rows[0]
+    assert "no row" not in beyond.notes[0] and "36" in beyond.notes[0]

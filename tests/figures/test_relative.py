@@ -5,6 +5,7 @@ import pytest
 import torch
 
 import figures  # noqa: F401
+import i18n
 from figures import registry
 from figures.relative.t5 import bucket_segments, t5_bucket_table
 from posenc_core import relative
@@ -184,3 +185,13 @@ def test_largest_parameters_stay_small():
     assert total < 2_800_000
     table = t5_bucket_table(_params("relative-t5-bucket", num_buckets=1024, max_distance=1_048_576))
     assert len(table) == 1023 and math.isinf(bucket_segments({**LARGEST, "bidirectional": True})["max_rel"].iloc[-1])
+
+
+@pytest.mark.parametrize(("code", "bucket"), [("ko", "버킷"), ("zh-CN", "桶")])
+def test_in_korean_and_chinese_the_t5_figures_and_table_read_translated(code, bucket):
+    with i18n.language(code):
+        curve = _build("relative-t5-bucket", num_buckets=32, max_distance=128, bidirectional=True)
+        table = t5_bucket_table(_params("relative-t5-bucket", num_buckets=32, max_distance=128, bidirectional=True))
+    assert curve.figure.layout.yaxis.title.text == bucket and "bidirectional" not in curve.figure.data[0].name
+    assert "bidirectional_bucket" in curve.data  # the CSV export's columns stay English
+    assert table.columns[0] == bucket and "exact" not in set(table.iloc[:, -1])
