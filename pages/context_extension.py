@@ -4,8 +4,10 @@ base a context needs."""
 import pandas as pd
 import streamlit as st
 
+from figures.context.methods import cell, translated_rows
 from figures.context.params import LONGROPE_LISTS, SCALING_KEY_PARAMS
 from figures.layers import notes as layer_notes
+from i18n import N_, _
 from posenc_core.rope_methods import methods_table
 from ui import controls, show, state
 from ui.router import ensure_app_router
@@ -13,16 +15,18 @@ from ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 
-st.title("🔭 Context extension: RoPE past its training length")
+st.title(_("🔭 Context extension: RoPE past its training length"))
 st.markdown(
-    "A RoPE model trained on L tokens has seen each pair i turn through the angles m·θᵢ for m < L only. Past L, "
-    "the slow pairs (wavelength above L, never one full turn in training) reach angles the model has never seen. "
-    "Context-extension methods change the inverse frequencies θᵢ so that s·L tokens fit: *linear* (position "
-    "interpolation) divides every θᵢ by the factor s; *NTK-aware* raises the base instead, so fast pairs barely "
-    "move; *dynamic NTK* does that only once the sequence outgrows L; *YaRN* and *Llama 3.1* keep the fast pairs, "
-    "divide the slow ones by s and blend in between; *LongRoPE* divides each pair by its own searched factor. "
-    "YaRN and LongRoPE also scale cos and sin, which sharpens attention. Every number below comes from "
-    "`posenc_core.rope_scaling` (HF transformers' formulas)."
+    _(
+        "A RoPE model trained on L tokens has seen each pair i turn through the angles m·θᵢ for m < L only. Past L, "
+        "the slow pairs (wavelength above L, never one full turn in training) reach angles the model has never seen. "
+        "Context-extension methods change the inverse frequencies θᵢ so that s·L tokens fit: *linear* (position "
+        "interpolation) divides every θᵢ by the factor s; *NTK-aware* raises the base instead, so fast pairs barely "
+        "move; *dynamic NTK* does that only once the sequence outgrows L; *YaRN* and *Llama 3.1* keep the fast pairs, "
+        "divide the slow ones by s and blend in between; *LongRoPE* divides each pair by its own searched factor. "
+        "YaRN and LongRoPE also scale cos and sin, which sharpens attention. Every number below comes from "
+        "`posenc_core.rope_scaling` (HF transformers' formulas)."
+    )
 )
 st.latex(
     r"\theta'_i = \theta_i\left((1-r_i) + \frac{r_i}{s}\right),\quad \theta_i = \mathrm{base}^{-2i/d},\quad "
@@ -33,18 +37,20 @@ params = controls.controls(
     ["head_dim", "base", "rope_type", "factor", "original_max_position_embeddings", "seq_len"],
     columns=4,
     starts={"seq_len": 16384},  # s·L at the defaults: a sequence past L, where dynamic NTK and LongRoPE act
-    least={"head_dim": (4, "the scaling variants need two pairs")},
+    least={"head_dim": (4, _("the scaling variants need two pairs"))},
 )
-with st.expander("More settings: partial rotary, YaRN and Llama 3.1 keys (HF rope_scaling)", expanded=False):
+with st.expander(_("More settings: partial rotary, YaRN and Llama 3.1 keys (HF rope_scaling)"), expanded=False):
     params |= controls.controls(["partial_rotary_factor", *SCALING_KEY_PARAMS], columns=4)
 params |= state.preset_only(LONGROPE_LISTS)  # a model's own LongRoPE lists, from its preset or config.json
-with st.expander("What s, L and seq_len mean here, and when LongRoPE is drawn", expanded=False):
+with st.expander(_("What s, L and seq_len mean here, and when LongRoPE is drawn"), expanded=False):
     st.caption(
-        "s·L is the context the factor aims at; seq_len is the current sequence length, which picks dynamic NTK's "
-        "base and LongRoPE's long or short factors (a dynamic model's max_position_embeddings is taken to be L). "
-        "The page's rope_type is marked ★ and drawn solid, the others fainter. LongRoPE's factors are searched "
-        "per model, so the page draws only real ones: the model's own (from its preset or a config.json with "
-        "LongRoPE lists), else Phi-3-mini-128k's when head_dim is 96; otherwise LongRoPE is left out."
+        _(
+            "s·L is the context the factor aims at; seq_len is the current sequence length, which picks dynamic NTK's "
+            "base and LongRoPE's long or short factors (a dynamic model's max_position_embeddings is taken to be L). "
+            "The page's rope_type is marked ★ and drawn solid, the others fainter. LongRoPE's factors are searched "
+            "per model, so the page draws only real ones: the model's own (from its preset or a config.json with "
+            "LongRoPE lists), else Phi-3-mini-128k's when head_dim is 96; otherwise LongRoPE is left out."
+        )
     )
 
 
@@ -52,15 +58,23 @@ def frequencies() -> None:
     show.figure("context-inv-freq", params)
     show.figure("context-wavelengths", params)
     what_to_notice(
-        "Linear divides every pair by s (a flat line at 1/s): the fast pairs that tell neighbours apart are "
-        "squeezed too. NTK, YaRN and Llama 3.1 leave pair 0 at 1 and divide only the slow pairs.",
-        "NTK-aware raises the base to base·s^(d/(d−2)): pair i is divided by s^(2i/(d−2)), so only the slowest "
-        "pair (i = d/2 − 1) is divided by exactly s, the others by less. Dynamic NTK does the same with the factor "
-        "s·seq_len/L − (s − 1) in place of s, once seq_len outgrows L (before that it is the original).",
-        "On the wavelength plot, the pairs above the L line never completed a turn in training. Linear, YaRN and "
-        "Llama 3.1 stretch the slowest pairs by s, so their angles stay inside the trained range up to s·L.",
-        "LongRoPE divides pair i by its own searched factor (long list past L, short list within): about 1 for "
-        "the fast pairs and up to about 65 for Phi-3-mini-128k's slowest (more than s = 32).",
+        _(
+            "Linear divides every pair by s (a flat line at 1/s): the fast pairs that tell neighbours apart are "
+            "squeezed too. NTK, YaRN and Llama 3.1 leave pair 0 at 1 and divide only the slow pairs."
+        ),
+        _(
+            "NTK-aware raises the base to base·s^(d/(d−2)): pair i is divided by s^(2i/(d−2)), so only the slowest "
+            "pair (i = d/2 − 1) is divided by exactly s, the others by less. Dynamic NTK does the same with the "
+            "factor s·seq_len/L − (s − 1) in place of s, once seq_len outgrows L (before that it is the original)."
+        ),
+        _(
+            "On the wavelength plot, the pairs above the L line never completed a turn in training. Linear, YaRN and "
+            "Llama 3.1 stretch the slowest pairs by s, so their angles stay inside the trained range up to s·L."
+        ),
+        _(
+            "LongRoPE divides pair i by its own searched factor (long list past L, short list within): about 1 for "
+            "the fast pairs and up to about 65 for Phi-3-mini-128k's slowest (more than s = 32)."
+        ),
     )
 
 
@@ -72,20 +86,26 @@ def yarn_ramp() -> None:
     )
     show.figure("context-yarn-ramp", params)
     what_to_notice(
-        "HF's ramp is linear in the pair index i between low and high, the pairs that turn β_fast and β_slow times "
-        "in L (the paper's ramp is linear in r = L/λ, the number of turns: the same end points, a different "
-        "shape in between).",
-        "Llama 3.1's ramp is the same idea with thresholds L/high_freq_factor and L/low_freq_factor on the "
-        "wavelength, blending linearly in L/λ.",
-        "The cos/sin factor acts twice (on q and on k): the logits are multiplied by its square.",
+        _(
+            "HF's ramp is linear in the pair index i between low and high, the pairs that turn β_fast and β_slow "
+            "times in L (the paper's ramp is linear in r = L/λ, the number of turns: the same end points, a "
+            "different shape in between)."
+        ),
+        _(
+            "Llama 3.1's ramp is the same idea with thresholds L/high_freq_factor and L/low_freq_factor on the "
+            "wavelength, blending linearly in L/λ."
+        ),
+        _("The cos/sin factor acts twice (on q and on k): the logits are multiplied by its square."),
     )
 
 
 def angles() -> None:
     show.figure("context-angles", params)
     what_to_notice(
-        "Past L, the original slow pair's angle leaves the dotted trained maximum; a scaled one stays under it "
-        "until s·L (linear, YaRN, Llama 3.1), or nearly (NTK, whose slowest pair is divided by exactly s).",
+        _(
+            "Past L, the original slow pair's angle leaves the dotted trained maximum; a scaled one stays under it "
+            "until s·L (linear, YaRN, Llama 3.1), or nearly (NTK, whose slowest pair is divided by exactly s)."
+        ),
     )
 
 
@@ -93,10 +113,14 @@ def dynamic_and_temperature() -> None:
     show.figure("context-dynamic-base", params)
     show.figure("context-temperature", params)
     what_to_notice(
-        "Dynamic NTK's base stays the original until the sequence outgrows L, then grows with it: "
-        "base' = base·(s·seq_len/L − (s − 1))^(d/(d−2)).",
-        "YaRN's temperature 0.1·ln(s) + 1 multiplies cos and sin (so the logits by its square); LongRoPE's is "
-        "√(1 + ln(s)/ln(L)).",
+        _(
+            "Dynamic NTK's base stays the original until the sequence outgrows L, then grows with it: "
+            "base' = base·(s·seq_len/L − (s − 1))^(d/(d−2))."
+        ),
+        _(
+            "YaRN's temperature 0.1·ln(s) + 1 multiplies cos and sin (so the logits by its square); LongRoPE's is "
+            "√(1 + ln(s)/ln(L))."
+        ),
     )
 
 
@@ -106,19 +130,26 @@ def base_for_context() -> None:
     if result is not None and "smallest_base" in result.data:
         smallest = float(result.data["smallest_base"][0])
         st.markdown(
-            f"Smallest base for {params['target_context']:,} tokens at rotary dim "
-            f"{int(params['head_dim'] * params['partial_rotary_factor'])}: **{smallest:,.0f}** "
-            "(found to one part in a million)."
+            _(
+                "Smallest base for {target:,} tokens at rotary dim {dim}: **{smallest:,.0f}** (found to one part in "
+                "a million)."
+            ).format(
+                target=params["target_context"],
+                dim=int(params["head_dim"] * params["partial_rotary_factor"]),
+                smallest=smallest,
+            )
         )
         st.button(
-            f"Use this base ({smallest:,.0f})",
+            _("Use this base ({smallest:,.0f})").format(smallest=smallest),
             on_click=controls.set_value,
             args=("base", smallest),
-            help="Sets the base above to the smallest one that keeps B(m) >= 0 over the target context.",
+            help=_("Sets the base above to the smallest one that keeps B(m) >= 0 over the target context."),
         )
     what_to_notice(
-        "Below the smallest base the bound B(m) dips below zero before the target context: attention can no longer "
-        "favour similar tokens at every distance (Men et al. 2024).",
+        _(
+            "Below the smallest base the bound B(m) dips below zero before the target context: attention can no "
+            "longer favour similar tokens at every distance (Men et al. 2024)."
+        ),
     )
 
 
@@ -134,24 +165,31 @@ def methods() -> None:
     except ValueError as error:
         st.error(str(error))
         return
-    st.table(pd.DataFrame(rows).set_index("rope_type"))
+    st.table(pd.DataFrame(translated_rows(rows)).set_index("rope_type"))
     st.caption(
-        f"One row per rope_type in `posenc_core.rope_scaling`; the attention factor is what that type's function "
-        f"returns at s = {params['factor']:g} and L = {params['original_max_position_embeddings']:,} (the controls "
-        "above)."
+        _(
+            "One row per rope_type in `posenc_core.rope_scaling`; the attention factor is what that type's function "
+            "returns at s = {factor:g} and L = {length:,} (the controls above)."
+        ).format(factor=params["factor"], length=params["original_max_position_embeddings"])
     )
     factors = {row["method"]: row["attention factor"].rsplit("= ", 1)[-1] for row in rows}
-    sharpened = [f"{method} ({value})" for method, value in factors.items() if value != "1"]
-    untuned = [row["method"] for row in rows if row["fine-tuning"].startswith("no") and row["rope_type"] != "default"]
+    sharpened = [f"{cell(method)} ({value})" for method, value in factors.items() if value != "1"]
+    untuned = [
+        cell(row["method"]) for row in rows if row["fine-tuning"].startswith("no") and row["rope_type"] != "default"
+    ]
     what_to_notice(
-        (
-            "Only " + " and ".join(sharpened) + " scale cos and sin, so their logits grow by the square: attention "
-            "sharpens to make up for the flatter scores of a longer context. The others return 1."
-        )
+        _(
+            "Only {methods} scale cos and sin, so their logits grow by the square: attention sharpens to make up "
+            "for the flatter scores of a longer context. The others return 1."
+        ).format(methods=_(" and ").join(sharpened))
         if sharpened
-        else f"At s = {params['factor']:g} every type returns an attention factor of 1 (the factors grow with s > 1).",
-        "Without fine-tuning: " + ", ".join(untuned) + ". The others were fine-tuned with their scaling, "
-        "briefly for linear and YaRN.",
+        else _("At s = {factor:g} every type returns an attention factor of 1 (the factors grow with s > 1).").format(
+            factor=params["factor"]
+        ),
+        _(
+            "Without fine-tuning: {methods}. The others were fine-tuned with their scaling, briefly for linear and "
+            "YaRN."
+        ).format(methods=_(", ").join(untuned)),
     )
 
 
@@ -164,12 +202,12 @@ def layer_by_layer() -> None:
 
 show_sections(
     {
-        "Frequencies": frequencies,
-        "YaRN's ramp": yarn_ramp,
-        "Angles past L": angles,
-        "Dynamic NTK, temperature": dynamic_and_temperature,
-        "Base calculator": base_for_context,
-        "Methods table": methods,
-        "Layer by layer (Gemma 3, Llama 4)": layer_by_layer,
+        N_("Frequencies"): frequencies,
+        N_("YaRN's ramp"): yarn_ramp,
+        N_("Angles past L"): angles,
+        N_("Dynamic NTK, temperature"): dynamic_and_temperature,
+        N_("Base calculator"): base_for_context,
+        N_("Methods table"): methods,
+        N_("Layer by layer (Gemma 3, Llama 4)"): layer_by_layer,
     }
 )

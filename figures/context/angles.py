@@ -16,7 +16,7 @@ import numpy as np
 import torch
 from plotly.subplots import make_subplots
 
-from figures.common import as_array, sampled_note
+from figures.common import as_array
 from figures.common_params import MAX_SEQ_LEN
 from figures.context.params import PAGE, SCALING_PARAMS
 from figures.context.style import VARIANT_COLOURS
@@ -26,8 +26,10 @@ from figures.context.variants import (
     extended_context,
     original_frequencies,
     variant_frequencies,
+    variant_label,
 )
 from figures.registry import FigureResult, register
+from i18n import N_, _
 from posenc_core import rope, sampling
 
 CURVE_POSITIONS = sampling.MAX_CURVE_POINTS // 2  # sampled positions of one slow curve
@@ -68,7 +70,7 @@ def _angle_mod_turn(positions: torch.Tensor, inv: torch.Tensor) -> torch.Tensor:
 
 def _add_curve(fig, row: int, name: str, colour: str, positions, stride: float, end: int, inv, show_legend):
     """Draw angle mod 2π of one pair (``inv`` of shape (1,)): samples where they do not alias, else the min/max
-    envelope of every position."""
+    envelope of every position. ``name``: the legend entry, in the reader's language."""
     common = {"name": name, "legendgroup": name, "showlegend": show_legend, "line": {"color": colour}}
     if float(rope.wavelengths(inv)) >= SAMPLES_PER_TURN * stride:
         angle = _angle_mod_turn(positions, inv)
@@ -79,7 +81,7 @@ def _add_curve(fig, row: int, name: str, colour: str, positions, stride: float, 
             row=row,
             col=1,
             **common,
-            hovertemplate=f"{name}<br>position %{{x:,}}<br>angle mod 2π %{{y:.4f}} rad<extra></extra>",
+            hovertemplate=name + "<br>" + _("position %{x:,}<br>angle mod 2π %{y:.4f} rad") + "<extra></extra>",
         )
         return as_array(angle), "samples"
     every = torch.arange(end, dtype=torch.float32)  # exact integers (< 2^24), and fast
@@ -137,7 +139,7 @@ def _legend_keys(fig, length: int, marks) -> None:
         x=[None],
         y=[None],
         mode="markers",
-        name=f"trained range 0..L={length:,}",
+        name=_("trained range 0..L={length:,}").format(length=length),
         marker={"symbol": "square", "size": 12, "color": "rgba(44,160,44,0.25)"},
     )
     for x, text, dash in marks:
@@ -150,23 +152,40 @@ def _legend_keys(fig, length: int, marks) -> None:
         )
 
 
+def _all_positions(end: int) -> str:
+    return _("all {count:,} positions").format(count=end)
+
+
+def _positions_note(shown: int, end: int) -> str:
+    """Which positions the slow curves are drawn at (as ``figures.common.sampled_note`` says it, translated)."""
+    if shown >= end:
+        return _all_positions(end)
+    return _("sampled: {shown:,} of {total:,} positions, evenly spaced (exact values at those positions)").format(
+        shown=shown, total=end
+    )
+
+
 @register(
     "context-angles",
-    title="Rotation angles past the trained length, original vs scaled",
+    title=N_("Rotation angles past the trained length, original vs scaled"),
     page=PAGE,
     params=SCALING_PARAMS,
 )
 def angles_past_training(p: Mapping[str, Any]) -> FigureResult:
     length, variant = p["original_max_position_embeddings"], p["rope_type"]
     original = original_frequencies(p)
-    scaled, _ = variant_frequencies(variant, p, original.numel())
+    scaled, _factor = variant_frequencies(variant, p, original.numel())
     wavelength = rope.wavelengths(original)
     pairs = chosen_pairs(wavelength, length)
     end, positions = angle_positions(p)
     stride = sampling.sampling_stride(positions)
     titles = [
-        f"pair {i}: λ = {float(wavelength[i]):,.0f} → {float(rope.wavelengths(scaled[i : i + 1])):,.0f} tokens, "
-        f"{length / float(wavelength[i]):.3g} turns in L"
+        _("pair {i}: λ = {before:,.0f} → {after:,.0f} tokens, {turns:.3g} turns in L").format(
+            i=i,
+            before=float(wavelength[i]),
+            after=float(rope.wavelengths(scaled[i : i + 1])),
+            turns=length / float(wavelength[i]),
+        )
         for i in pairs
     ]
     fig = make_subplots(rows=len(pairs), cols=1, shared_xaxes=True, subplot_titles=titles, vertical_spacing=0.07)
@@ -180,14 +199,15 @@ def angles_past_training(p: Mapping[str, Any]) -> FigureResult:
         )
         if x <= end
     ]
-    label = VARIANT_LABELS[variant] if variant != "default" else "scaled (= original: rope_type default)"
+    key = VARIANT_LABELS[variant].split(" ")[0] if variant != "default" else "scaled"  # the data's, in English
+    label = variant_label(variant) if variant != "default" else _("scaled (= original: rope_type default)")
     for row, i in enumerate(pairs, start=1):
-        for name, inv, colour in (
-            ("original", original, ORIGINAL_COLOUR),
-            (label, scaled, VARIANT_COLOURS.get(variant, "#1f77b4")),
+        for name, shown, inv, colour in (
+            ("original", _("original"), original, ORIGINAL_COLOUR),
+            (key, label, scaled, VARIANT_COLOURS.get(variant, "#1f77b4")),
         ):
-            values, how = _add_curve(fig, row, name, colour, positions, stride, end, inv[i : i + 1], row == 1)
-            data[f"pair{i}_{name.split(' ')[0]}_{how}"] = values
+            values, how = _add_curve(fig, row, shown, colour, positions, stride, end, inv[i : i + 1], row == 1)
+            data[f"pair{i}_{name}_{how}"] = values
             drawn.add(how)
         trained_max = float(rope.angles([length - 1], original[i : i + 1]))
         if trained_max < 2 * math.pi:
@@ -201,30 +221,44 @@ def angles_past_training(p: Mapping[str, Any]) -> FigureResult:
             col=1,
         )
         shapes.append(_shade(row, 0, length))
-        for x, _, dash in marks:
+        for x, _text, dash in marks:
             shapes.append(_line(row, x=x, dash=dash))
     fig.update_layout(shapes=shapes)  # one layout update: plotly's per-shape row="all" is slow
     _legend_keys(fig, length, marks)
-    fig.update_xaxes(title_text="position m (tokens)", row=len(pairs), col=1)
+    fig.update_xaxes(title_text=_("position m (tokens)"), row=len(pairs), col=1)
     fig.update_layout(
-        title=f"Angle m·θ_i mod 2π past the trained length, {label}<br>{describe(p)}, positions 0..{end - 1:,}",
+        title=_("Angle m·θ_i mod 2π past the trained length, {label}<br>{described}, positions 0..{last:,}").format(
+            label=label, described=describe(p), last=end - 1
+        ),
         height=ROW_HEIGHT * len(pairs) + 230,
         legend={"orientation": "h", "yanchor": "top", "y": -75 / (ROW_HEIGHT * len(pairs))},  # under the x title
         margin={"t": 100, "b": 130},
     )
     notes = [
-        "Green: the trained range 0..L. Dotted: the largest angle a slow pair reached in training; past L the "
-        "original angle leaves it, the scaled one stays near it up to s·L.",
-        sampled_note(positions.numel(), end) if "samples" in drawn else f"all {end:,} positions",
+        _(
+            "Green: the trained range 0..L. Dotted: the largest angle a slow pair reached in training; past L the "
+            "original angle leaves it, the scaled one stays near it up to s·L."
+        ),
+        _positions_note(positions.numel(), end) if "samples" in drawn else _all_positions(end),
     ]
     if end < max(p["seq_len"], extended_context(p)):
-        notes.append(f"Positions stop at the app's limit of {end:,}; s·L = {extended_context(p):,} lies beyond.")
+        notes.append(
+            _("Positions stop at the app's limit of {end:,}; s·L = {extended:,} lies beyond.").format(
+                end=end, extended=extended_context(p)
+            )
+        )
     if "envelope" in drawn:
         notes.append(
-            f"Shaded bands: pairs that turn faster than once every {SAMPLES_PER_TURN * stride:,.0f} positions "
-            f"({SAMPLES_PER_TURN} samples) are drawn as the min/max of all positions in each of {ENVELOPE_COLUMNS} "
-            "columns (samples would alias or blur)."
+            _(
+                "Shaded bands: pairs that turn faster than once every {stride:,.0f} positions ({samples} samples) "
+                "are drawn as the min/max of all positions in each of {columns} columns (samples would alias or "
+                "blur)."
+            ).format(stride=SAMPLES_PER_TURN * stride, samples=SAMPLES_PER_TURN, columns=ENVELOPE_COLUMNS)
         )
     if variant in ("dynamic", "longrope"):
-        notes.append(f"{VARIANT_LABELS[variant]}: the frequencies for a sequence of seq_len={p['seq_len']:,} tokens.")
+        notes.append(
+            _("{variant}: the frequencies for a sequence of seq_len={seq_len:,} tokens.").format(
+                variant=variant_label(variant), seq_len=p["seq_len"]
+            )
+        )
     return FigureResult(fig, data, tuple(notes))

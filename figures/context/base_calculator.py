@@ -18,6 +18,7 @@ from figures.context.params import PAGE
 from figures.context.style import VARIANT_COLOURS
 from figures.context.variants import original_frequencies
 from figures.registry import FigureResult, register
+from i18n import N_, _
 from posenc_core import rope_bounds
 
 
@@ -28,19 +29,21 @@ def _curve(fig: go.Figure, m, values, name: str, colour: str) -> None:
         mode="lines",
         name=name,
         line={"color": colour},
-        hovertemplate=f"{name}<br>m=%{{x:,}}<br>B(m)=%{{y:.4f}}<extra></extra>",
+        hovertemplate=name + "<br>m=%{x:,}<br>B(m)=%{y:.4f}<extra></extra>",
     )
 
 
 def _verdict(base: float, smallest: float, lowest: float) -> str:
     if lowest >= 0:
-        return f"your base {base:g} is {base / smallest:.3g}× the smallest: B(m) >= 0 over the whole context"
-    return f"your base {base:g} is {base / smallest:.3g}× the smallest: B(m) < 0 inside the context"
+        text = _("your base {base:g} is {ratio:.3g}× the smallest: B(m) >= 0 over the whole context")
+    else:
+        text = _("your base {base:g} is {ratio:.3g}× the smallest: B(m) < 0 inside the context")
+    return text.format(base=base, ratio=base / smallest)
 
 
 @register(
     "context-base-bound",
-    title="Smallest RoPE base for a target context (the bound B(m))",
+    title=N_("Smallest RoPE base for a target context (the bound B(m))"),
     page=PAGE,
     params=("head_dim", "partial_rotary_factor", "base", "target_context"),
 )
@@ -52,40 +55,47 @@ def base_calculator(p: Mapping[str, Any]) -> FigureResult:
     m_min, values_min = rope_bounds.base_bound_curve(target, dim, smallest, device=device)
     worst = int(values.argmin())
     fig = go.Figure()
-    _curve(fig, m_min, values_min, f"smallest base {smallest:,.0f}", "#999999")
-    _curve(fig, m, values, f"your base {base:g}", VARIANT_COLOURS["yarn"])
+    _curve(fig, m_min, values_min, _("smallest base {base:,.0f}").format(base=smallest), "#999999")
+    _curve(fig, m, values, _("your base {base:g}").format(base=base), VARIANT_COLOURS["yarn"])
     fig.add_scatter(
         x=[int(m[worst])],
         y=[float(values[worst])],
         mode="markers",
         marker={"size": 10, "color": VARIANT_COLOURS["yarn"], "symbol": "x"},
-        name=f"your lowest B = {float(values[worst]):.4g} at m = {int(m[worst]):,}",
+        name=_("your lowest B = {lowest:.4g} at m = {m:,}").format(lowest=float(values[worst]), m=int(m[worst])),
         hovertemplate="m=%{x:,}<br>B(m)=%{y:.4f}<extra></extra>",
     )
     mark(fig, 0.0, "B = 0", axis="y", anchor="right")
     fig.update_layout(
-        title=(
-            f"Smallest RoPE base for {target:,} tokens, rotary dim {dim}: {smallest:,.0f}<br>"
-            f"{_verdict(base, smallest, float(values.min()))}"
-        ),
-        xaxis_title="relative distance m (tokens)",
+        title=_("Smallest RoPE base for {target:,} tokens, rotary dim {dim}: {smallest:,.0f}").format(
+            target=target, dim=dim, smallest=smallest
+        )
+        + "<br>"
+        + _verdict(base, smallest, float(values.min())),
+        xaxis_title=_("relative distance m (tokens)"),
         yaxis_title="B(m) = Σ_i cos(m·θ_i)",
         height=460,
         margin={"t": 90},
         legend=LEGEND_BELOW,
     )
     shown = (
-        f"all {target:,} distances"
+        _("all {count:,} distances").format(count=target)
         if m.numel() >= target
-        else f"{m.numel():,} of {target:,} distances: the lowest and highest B in each of {m.numel() // 2:,} "
-        "columns, so the minimum and the extent of the oscillation are exact"
+        else _(
+            "{shown:,} of {count:,} distances: the lowest and highest B in each of {columns:,} columns, so the "
+            "minimum and the extent of the oscillation are exact"
+        ).format(shown=m.numel(), count=target, columns=m.numel() // 2)
     )
     notes = (
-        "B(m) > 0 means attention still prefers a key similar to the query at distance m (Men et al. 2024, "
-        "arXiv 2405.14591); the smallest base keeps B(m) >= 0 for every m below the target. This is plain RoPE "
-        "with this base: scaling variants are not applied.",
-        f"Search: bases on a 3000-per-decade grid, then refined to one part in a million (feasible bases start as "
-        f"narrow islands at long contexts, so the exact infimum may be a little lower). Drawn: {shown}.",
+        _(
+            "B(m) > 0 means attention still prefers a key similar to the query at distance m (Men et al. 2024, "
+            "arXiv 2405.14591); the smallest base keeps B(m) >= 0 for every m below the target. This is plain RoPE "
+            "with this base: scaling variants are not applied."
+        ),
+        _(
+            "Search: bases on a 3000-per-decade grid, then refined to one part in a million (feasible bases start "
+            "as narrow islands at long contexts, so the exact infimum may be a little lower). Drawn: {shown}."
+        ).format(shown=shown),
     )
     data = {"m": as_array(m), "B_your_base": as_array(values), "m_smallest": as_array(m_min)}
     data["B_smallest_base"] = as_array(values_min)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from figures.common_params import MAX_SEQ_LEN
 from figures.params import ParamSpec, register_param
+from i18n import N_
 from posenc_core.rope_scaling_keys import ALL_SCALING_KEYS, SCALING_KEYS
 
 PAGE = "context_extension"
@@ -17,14 +18,37 @@ PAGE = "context_extension"
 SHARED_KEYS = ("factor", "original_max_position_embeddings", "rope_theta", "partial_rotary_factor")
 DERIVED_KEYS = ("attention_factor",)
 CONTROL_LABELS = {
-    "beta_fast": "YaRN β_fast (turns)",
-    "beta_slow": "YaRN β_slow (turns)",
-    "mscale": "YaRN mscale (DeepSeek)",
-    "mscale_all_dim": "YaRN mscale_all_dim (DeepSeek)",
-    "truncate": "YaRN: round the correction range (floor / ceil)",
-    "low_freq_factor": "Llama-3 low_freq_factor",
-    "high_freq_factor": "Llama-3 high_freq_factor",
+    "beta_fast": N_("YaRN β_fast (turns)"),
+    "beta_slow": N_("YaRN β_slow (turns)"),
+    "mscale": N_("YaRN mscale (DeepSeek)"),
+    "mscale_all_dim": N_("YaRN mscale_all_dim (DeepSeek)"),
+    "truncate": N_("YaRN: round the correction range (floor / ceil)"),
+    "low_freq_factor": N_("Llama-3 low_freq_factor"),
+    "high_freq_factor": N_("Llama-3 high_freq_factor"),
 }
+HELP_TEXTS = (
+    N_("Pairs that turn more than beta_fast times within the original context keep their frequency (YaRN)."),
+    N_("Pairs that turn fewer than beta_slow times within the original context are divided by the full factor (YaRN)."),
+    N_(
+        "0 = unset. DeepSeek's weight on 0.1·ln(factor) in the numerator of the derived attention factor, used "
+        "only together with mscale_all_dim."
+    ),
+    N_(
+        "0 = unset. DeepSeek's weight on 0.1·ln(factor) in the denominator of the derived attention factor, used "
+        "only together with mscale."
+    ),
+    N_("Whether YaRN's correction range is rounded outward to whole pair indices before the ramp."),
+    N_(
+        "Wavelengths longer than original_max_position_embeddings / low_freq_factor are divided by the full factor "
+        "(Llama 3.1)."
+    ),
+    N_(
+        "Wavelengths shorter than original_max_position_embeddings / high_freq_factor keep their frequency, and "
+        "those between the two thresholds are blended (Llama 3.1)."
+    ),
+)
+"""The help the scaling keys' controls show, as built from the core's meanings below (marked here so the catalogues
+hold them; a test checks that every control's help is one of these)."""
 STARTING_VALUES = {"low_freq_factor": 1.0, "high_freq_factor": 4.0}  # Llama 3.1's: these keys have no fallback
 SCALING_KEY_PARAMS = tuple(
     name
@@ -58,10 +82,10 @@ register_param(
         "target_context",
         "int",
         32768,
-        "Target context (base calculator)",
+        N_("Target context (base calculator)"),
         16,
         MAX_SEQ_LEN,
-        help="The context length the smallest sufficient base is computed for.",
+        help=N_("The context length the smallest sufficient base is computed for."),
     )
 )
 

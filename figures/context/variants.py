@@ -8,6 +8,7 @@ from typing import Any
 
 import torch
 
+from i18n import N_, _
 from posenc_core import presets, rope_scaling
 from posenc_core.rope_scaling_keys import SCALING_KEYS, keys_of
 
@@ -15,14 +16,21 @@ VARIANTS = ("linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
 
 
 VARIANT_LABELS = {
-    "default": "original (no scaling)",
-    "linear": "linear (PI)",
-    "ntk": "NTK-aware (static)",
-    "dynamic": "dynamic NTK",
+    "default": N_("original (no scaling)"),
+    "linear": N_("linear (PI)"),
+    "ntk": N_("NTK-aware (static)"),
+    "dynamic": N_("dynamic NTK"),
     "yarn": "YaRN",
     "llama3": "Llama 3.1",
     "longrope": "LongRoPE",
 }
+"""Each variant's name in English (the data keys and the code use it): show it with :func:`variant_label`."""
+
+
+def variant_label(variant: str) -> str:
+    """``variant``'s name in the reader's language (the method names themselves stay as they are)."""
+    label = VARIANT_LABELS[variant]
+    return _(label) if variant in ("default", "linear", "ntk", "dynamic") else label
 
 
 LONGROPE_PRESET = "phi-3-mini-128k"  # the only real LongRoPE factor lists the app holds
@@ -59,21 +67,25 @@ def longrope_note(p: Mapping[str, Any], n_pairs: int) -> str:
     given = [len(p.get(key) or ()) for key in ("short_factor", "long_factor")]
     lists = longrope_lists(p, n_pairs)
     if lists is not None and given == [n_pairs, n_pairs]:
-        return (
+        return _(
             "LongRoPE uses the model's own short/long factor lists (from its preset or config.json): LongRoPE's "
             "factors are searched per model, so these are that model's numbers, not a formula of s."
         )
-    mismatch = f" (the model's lists cover {given[0]} and {given[1]} pairs)" if any(given) else ""
-    if lists is not None:
-        return (
-            f"LongRoPE uses {name}'s short/long factor lists (its April 2024 config.json){mismatch}: LongRoPE's "
-            "factors are searched per model, so these are that model's numbers, not a formula of s."
-        )
-    return (
-        f"LongRoPE is left out: its per-pair factors are searched per model, and no lists for {n_pairs} pairs are "
-        f"at hand{mismatch}; the app's own ({name}'s) have 48. Choose the {name} preset (head_dim 96), or a "
-        "config.json with LongRoPE lists, to see them."
+    mismatch = (
+        _(" (the model's lists cover {short} and {long} pairs)").format(short=given[0], long=given[1])
+        if any(given)
+        else ""
     )
+    if lists is not None:
+        return _(
+            "LongRoPE uses {name}'s short/long factor lists (its April 2024 config.json){mismatch}: LongRoPE's "
+            "factors are searched per model, so these are that model's numbers, not a formula of s."
+        ).format(name=name, mismatch=mismatch)
+    return _(
+        "LongRoPE is left out: its per-pair factors are searched per model, and no lists for {pairs} pairs are "
+        "at hand{mismatch}; the app's own ({name}'s) have 48. Choose the {name} preset (head_dim 96), or a "
+        "config.json with LongRoPE lists, to see them."
+    ).format(pairs=n_pairs, mismatch=mismatch, name=name)
 
 
 ARGUMENT_KEYS = ("rope_theta", "partial_rotary_factor")  # given to the core as arguments (base, partial rotary)
@@ -99,7 +111,7 @@ def scaling(variant: str, p: Mapping[str, Any], n_pairs: int) -> dict[str, Any] 
 
 def original_frequencies(p: Mapping[str, Any]) -> torch.Tensor:
     """The unscaled inv_freq (d/2,) of the page's head_dim, base and partial rotary factor."""
-    inv, _ = rope_scaling.inv_freq(
+    inv, _factor = rope_scaling.inv_freq(
         p["head_dim"], p["base"], None, partial_rotary_factor=p["partial_rotary_factor"], device=p["device"]
     )
     return inv
