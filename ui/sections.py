@@ -54,4 +54,5 @@ def _into_link(shown: Mapping[str, str]) -> None:
 
 def what_to_notice(*points: str) -> None:
     """The "What to notice" list of the section being drawn, under its figures (so it speaks about what is open)."""
-    st.markdown(f"**{_('What to notice')}**\n" + "\n".join(f"- {point}" for point in points))
+    heading = _("What to notice")
+    st.markdown(f"**{heading}**\n" + "\n".join(f"- {point}" for point in points))
