@@ -172,7 +172,9 @@ def dynamic_base(p: Mapping[str, Any]) -> FigureResult:
     sampled = (
         _("all {total:,} sequence lengths")
         if len(bases) >= end
-        else _("sampled: {shown:,} of {total:,} sequence lengths, evenly spaced (exact values at those lengths)")
+        else _(
+            "sampled: {shown:,} of {total:,} sequence lengths, evenly spaced (exact values at those sequence lengths)"
+        )
     )
     notes = (
         _(
