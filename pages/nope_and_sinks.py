@@ -5,20 +5,23 @@ import streamlit as st
 
 from figures.nope import notes
 from figures.real_attention import notes as real_notes
+from i18n import N_, _
 from ui import controls, show
 from ui.router import ensure_app_router
 from ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 
-st.title("🕳️ NoPE and attention sinks")
+st.title(_("🕳️ NoPE and attention sinks"))
 st.markdown(
-    "Some layers of today's models have **no position encoding at all** (NoPE). A decoder still knows order: its "
-    "causal mask lets token i see tokens 0 … i only, so what attention returns depends on how many tokens came "
-    "before. Llama 4 leaves RoPE out of every 4th layer and warms those layers' attention at long range. And "
-    "when a stream outgrows the cache, StreamingLLM keeps the first few tokens, where trained models park their "
-    "attention (the *sinks*), and numbers the cached tokens 0, 1, 2, … anew. Every number drawn is computed by "
-    "`posenc_core.nope` and `posenc_core.attention_sink`."
+    _(
+        "Some layers of today's models have **no position encoding at all** (NoPE). A decoder still knows order: its "
+        "causal mask lets token i see tokens 0 … i only, so what attention returns depends on how many tokens came "
+        "before. Llama 4 leaves RoPE out of every 4th layer and warms those layers' attention at long range. And "
+        "when a stream outgrows the cache, StreamingLLM keeps the first few tokens, where trained models park their "
+        "attention (the *sinks*), and numbers the cached tokens 0, 1, 2, … anew. Every number drawn is computed by "
+        "`posenc_core.nope` and `posenc_core.attention_sink`."
+    )
 )
 
 
@@ -42,7 +45,7 @@ def llama4() -> None:
         r"\mathrm{scale}(p) = \log\!\left(\left\lfloor \tfrac{p+1}{\mathrm{floor\_scale}} \right\rfloor + 1\right)"
         r"\cdot \mathrm{attn\_scale} + 1,\qquad q_p \leftarrow \mathrm{scale}(p)\, q_p"
     )
-    st.caption("p is the token's index in the sequence (0 for the first), as in HF's Llama4TextAttention.")
+    st.caption(_("p is the token's index in the sequence (0 for the first), as in HF's Llama4TextAttention."))
     temperature = controls.controls(["floor_scale", "attn_scale", "temperature_context"], columns=3)
     result = show.figure("nope-llama4-temperature", temperature)
     if result is not None:
@@ -59,9 +62,11 @@ def sinks() -> None:
 
 def real_attention() -> None:
     st.markdown(
-        "A real encoder (all-MiniLM-L6-v2, built in) reads a sentence: the share of attention each of its heads "
-        "puts on the first token ([CLS]) and on [SEP], averaged over the queries. Heads that pile far more than "
-        "1/L there are the *sinks* StreamingLLM keeps."
+        _(
+            "A real encoder (all-MiniLM-L6-v2, built in) reads a sentence: the share of attention each of its heads "
+            "puts on the first token ([CLS]) and on [SEP], averaged over the queries. Heads that pile far more than "
+            "1/L there are the *sinks* StreamingLLM keeps."
+        )
     )
     text = {"attention_text": controls.control("attention_text")}
     result = show.figure("real-attention-first-tokens", text)
@@ -71,10 +76,10 @@ def real_attention() -> None:
 
 
 SECTIONS = {
-    "Position from the causal mask": causal_mask,
-    "Llama 4: NoPE layers": llama4,
-    "Attention sinks (StreamingLLM)": sinks,
-    "Real attention on the first tokens": real_attention,
+    N_("Position from the causal mask"): causal_mask,
+    N_("Llama 4: NoPE layers"): llama4,
+    N_("Attention sinks (StreamingLLM)"): sinks,
+    N_("Real attention on the first tokens"): real_attention,
 }
 
 show_sections(SECTIONS)

@@ -11,6 +11,7 @@ import numpy as np
 
 from figures.common import as_array, lines
 from figures.registry import FigureResult, register
+from i18n import N_, _
 from posenc_core import nope
 
 CAUSAL_PARAMS = ("nope_length", "value_dim", "n_sequences", "values_seed")
@@ -41,43 +42,53 @@ def _measured(length: int, dim: int, n_sequences: int, seed: int, device) -> dic
 
 
 def _note(p: Mapping[str, Any]) -> str:
-    return (
-        f"{p['n_sequences']} sequences of {p['nope_length']:,} random values (dim {p['value_dim']}, seed "
-        f"{p['values_seed']}); {SHOWN_POSITIONS} positions at most, spaced evenly on the log axis"
+    return _(
+        "{sequences} sequences of {length:,} random values (dim {dim}, seed {seed}); {shown} positions at most, "
+        "spaced evenly on the log axis"
+    ).format(
+        sequences=p["n_sequences"],
+        length=p["nope_length"],
+        dim=p["value_dim"],
+        seed=p["values_seed"],
+        shown=SHOWN_POSITIONS,
     )
 
 
-@register("nope-causal-norm", title="Causal mean: output length", page="nope_and_sinks", params=CAUSAL_PARAMS)
+@register("nope-causal-norm", title=N_("Causal mean: output length"), page="nope_and_sinks", params=CAUSAL_PARAMS)
 def causal_norm(p: Mapping[str, Any]) -> FigureResult:
     data = measured(p)
     x = data["position"] + 1
+    measured_name = _("measured ‖o_i‖ (RMS)")
     fig = lines(
         x,
-        {"measured ‖o_i‖ (RMS)": data["measured_norm"], "1/√(i+1)": data["law_norm"]},
-        title="Uniform causal attention:<br>output length vs position",
-        x_title="i + 1 (tokens seen)",
+        {measured_name: data["measured_norm"], "1/√(i+1)": data["law_norm"]},
+        title=_("Uniform causal attention:<br>output length vs position"),
+        x_title=_("i + 1 (tokens seen)"),
         y_title="‖o_i‖",
         log_x=True,
         log_y=True,
     )
-    fig.update_traces(selector={"name": "measured ‖o_i‖ (RMS)"}, mode="markers")
+    fig.update_traces(selector={"name": measured_name}, mode="markers")
     fig.update_traces(selector={"name": "1/√(i+1)"}, line={"dash": "dash"})
     return FigureResult(fig, data, (_note(p),))
 
 
-@register("nope-position-readout", title="Position read from the length", page="nope_and_sinks", params=CAUSAL_PARAMS)
+@register(
+    "nope-position-readout", title=N_("Position read from the length"), page="nope_and_sinks", params=CAUSAL_PARAMS
+)
 def position_readout(p: Mapping[str, Any]) -> FigureResult:
     data = measured(p)
     x = data["position"] + 1
+    read_name, exact_name = _("read: 1/‖o_i‖²"), _("exact: i + 1")
     fig = lines(
         x,
-        {"read: 1/‖o_i‖²": data["read_position"] + 1, "exact: i + 1": x},
-        title="A later layer reads i<br>from the length alone",
-        x_title="i + 1 (true)",
-        y_title="1/‖o_i‖² (read)",
+        {read_name: data["read_position"] + 1, exact_name: x},
+        title=_("A later layer reads i<br>from the length alone"),
+        x_title=_("i + 1 (true)"),
+        y_title=_("1/‖o_i‖² (read)"),
         log_x=True,
         log_y=True,
     )
-    fig.update_traces(selector={"name": "read: 1/‖o_i‖²"}, mode="markers")
-    fig.update_traces(selector={"name": "exact: i + 1"}, line={"dash": "dash"})
+    fig.update_traces(selector={"name": read_name}, mode="markers")
+    fig.update_traces(selector={"name": exact_name}, line={"dash": "dash"})
     return FigureResult(fig, data, (_note(p),))

@@ -12,6 +12,7 @@ import torch
 from figures.common import as_array, lines, mark
 from figures.registry import FigureResult, register
 from figures.theme import COLORWAY
+from i18n import N_, _
 from posenc_core import nope
 
 CURVE_POINTS = 1500  # log-spaced positions, plus the first steps exactly
@@ -20,7 +21,7 @@ EXACT_STEPS = 64  # steps drawn at their exact token (later ones fall between lo
 
 @register(
     "nope-llama4-layers",
-    title="Llama 4: RoPE and NoPE layers",
+    title=N_("Llama 4: RoPE and NoPE layers"),
     page="nope_and_sinks",
     params=("num_hidden_layers", "no_rope_layer_interval"),
 )
@@ -31,8 +32,8 @@ def layer_pattern(p: Mapping[str, Any]) -> FigureResult:
     layers = np.arange(len(uses_rope))
     fig = go.Figure()
     for name, chosen, colour, how in (
-        ("RoPE, chunked attention", uses_rope, COLORWAY[0], "RoPE, attends within its chunk"),
-        ("NoPE, full attention", ~uses_rope, COLORWAY[1], "no RoPE, attends to every token"),
+        (_("RoPE, chunked attention"), uses_rope, COLORWAY[0], _("RoPE, attends within its chunk")),
+        (_("NoPE, full attention"), ~uses_rope, COLORWAY[1], _("no RoPE, attends to every token")),
     ):
         fig.add_trace(
             go.Bar(
@@ -40,12 +41,14 @@ def layer_pattern(p: Mapping[str, Any]) -> FigureResult:
                 y=np.ones(int(chosen.sum()), dtype=np.float32),
                 name=name,
                 marker_color=colour,
-                hovertemplate=f"layer %{{x}}: {how}<extra></extra>",
+                hovertemplate=_("layer {layer}: {how}").format(layer="%{x}", how=how) + "<extra></extra>",
             )
         )
     fig.update_layout(
-        title=f"{p['num_hidden_layers']} layers, NoPE every {p['no_rope_layer_interval']}",
-        xaxis_title="layer",
+        title=_("{layers} layers, NoPE every {interval}").format(
+            layers=p["num_hidden_layers"], interval=p["no_rope_layer_interval"]
+        ),
+        xaxis_title=_("layer"),
         bargap=0.15,
         height=330,
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "x": 0},
@@ -66,7 +69,7 @@ def curve_positions(context: int, floor_scale: int) -> np.ndarray:
 
 @register(
     "nope-llama4-temperature",
-    title="Llama 4: NoPE query temperature",
+    title=N_("Llama 4: NoPE query temperature"),
     page="nope_and_sinks",
     params=("floor_scale", "attn_scale", "temperature_context"),
 )
@@ -78,17 +81,20 @@ def temperature(p: Mapping[str, Any]) -> FigureResult:
     data = {"position": as_array(positions), "scale": as_array(scale)}
     fig = lines(
         positions + 1,
-        {"query scale": data["scale"]},
-        title=f"NoPE query scale, floor_scale={p['floor_scale']:,},<br>attn_scale={p['attn_scale']:g}",
-        x_title="tokens so far (p + 1)",
+        {_("query scale"): data["scale"]},
+        title=_("NoPE query scale, floor_scale={floor_scale:,},<br>attn_scale={attn_scale:g}").format(
+            floor_scale=p["floor_scale"], attn_scale=p["attn_scale"]
+        ),
+        x_title=_("tokens so far (p + 1)"),
         y_title="scale(p)",
         log_x=True,
     )
     fig.update_traces(line_shape="hv")
     if p["floor_scale"] < p["temperature_context"]:
-        mark(fig, p["floor_scale"], f"first step: {p['floor_scale']:,}", log=True)
+        mark(fig, p["floor_scale"], _("first step: {tokens:,}").format(tokens=p["floor_scale"]), log=True)
     notes = (
-        f"{len(positions):,} token indices from 0 to {p['temperature_context'] - 1:,}, log-spaced, with the "
-        f"first {EXACT_STEPS} steps at their exact token",
+        _(
+            "{count:,} token indices from 0 to {last:,}, log-spaced, with the first {steps} steps at their exact token"
+        ).format(count=len(positions), last=p["temperature_context"] - 1, steps=EXACT_STEPS),
     )
     return FigureResult(fig, data, notes)

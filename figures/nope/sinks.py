@@ -10,6 +10,7 @@ import numpy as np
 from figures.common import heatmap
 from figures.registry import FigureResult, register
 from figures.theme import SEQUENTIAL_SCALE
+from i18n import N_, _
 from posenc_core import attention_sink
 
 
@@ -25,7 +26,7 @@ def cache_grid(stream_len: int, n_sink: int, window: int, device=None) -> np.nda
 
 @register(
     "sink-cache-grid",
-    title="StreamingLLM cache",
+    title=N_("StreamingLLM cache"),
     page="nope_and_sinks",
     params=("stream_len", "n_sink", "sink_window"),
 )
@@ -33,15 +34,19 @@ def cache_figure(p: Mapping[str, Any]) -> FigureResult:
     n, sinks, window = p["stream_len"], p["n_sink"], p["sink_window"]
     grid = cache_grid(n, sinks, window, p["device"])
     tokens, steps = np.arange(n), np.arange(1, n + 1)
-    kept = f"{sinks} sinks + {window} recent" if sinks else f"no sinks, {window} recent"
+    kept = (
+        _("{sinks} sinks + {window} recent").format(sinks=sinks, window=window)
+        if sinks
+        else _("no sinks, {window} recent").format(window=window)
+    )
     fig = heatmap(
         grid,
         tokens,
         steps,
-        title=f"Cache after each token:<br>{kept}",
-        x_title="token (original index)",
-        y_title="tokens streamed",
-        value_name="position seen",
+        title=_("Cache after each token:<br>{kept}").format(kept=kept),
+        x_title=_("token (original index)"),
+        y_title=_("tokens streamed"),
+        value_name=_("position seen"),
         colorscale=SEQUENTIAL_SCALE,
         zmin=0,
         zmax=max(1, min(n, sinks + window) - 1),
@@ -54,5 +59,5 @@ def cache_figure(p: Mapping[str, Any]) -> FigureResult:
         "token": token.astype(np.float32),
         "position_seen": grid[step_index, token],
     }
-    notes = ("blank: not in the cache (evicted, or not streamed yet)",)
+    notes = (_("blank: not in the cache (evicted, or not streamed yet)"),)
     return FigureResult(fig, data, notes)

