@@ -13,9 +13,12 @@ import numpy as np
 import plotly.graph_objects as go
 
 from figures.theme import SEQUENTIAL_SCALE
+from i18n import N_, _
 
 LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.25, "x": 0}  # a legend under the x-axis title
 CATEGORY_TICKS = 12  # labels on an ordered category axis (hover names every cell)
+# What an overview samples (``sampled_note``'s ``what``), shown translated: a caller passes the English word.
+SAMPLED_THINGS = (N_("positions"), N_("distances"), N_("tokens"), N_("channels"), N_("grid cells"))
 
 
 def as_array(values) -> np.ndarray:
@@ -33,7 +36,7 @@ def heatmap(
     title: str,
     x_title: str,
     y_title: str,
-    value_name: str = "value",
+    value_name: str | None = None,
     colorscale: str = SEQUENTIAL_SCALE,
     zmid: float | None = None,
     zmin: float | None = None,
@@ -45,7 +48,9 @@ def heatmap(
     An axis whose coordinates are not evenly spaced (e.g. the sin and cos channels of sampled frequency pairs)
     becomes an ordered category axis: Plotly draws a heatmap on evenly spaced axes as one scaled image, but
     paints every cell of an uneven one separately, which is several times slower in the browser.
+    ``value_name`` (the colour bar's title): "value" in the reader's language when not given.
     """
+    value_name = _("value") if value_name is None else value_name
     z = as_array(z)
     x, y = np.asarray(x), np.asarray(y)
     if z.shape != (len(y), len(x)):
@@ -136,11 +141,16 @@ def band(fig: go.Figure, x, low, high, *, name: str, color: str = "rgba(31,119,1
 
 
 def sampled_note(shown: int, total: int, what: str = "positions", *, stride: int | None = None) -> str:
-    """The label for an overview: 'sampled: 384 of 1,048,576 positions, one every 2,731 (exact values …)'."""
+    """The label for an overview: 'sampled: 384 of 1,048,576 positions, one every 2,731 (exact values …)', in the
+    reader's language (``what``: one of :data:`SAMPLED_THINGS`, in English)."""
+    things = _(what)
     if shown >= total:
-        return f"all {total:,} {what}"
-    spacing = f"one every {stride:,}" if stride else "evenly spaced"
-    return f"sampled: {shown:,} of {total:,} {what}, {spacing} (exact values at those {what})"
+        return _("all {total:,} {what}").format(total=total, what=things)
+    if stride:
+        message = _("sampled: {shown:,} of {total:,} {what}, one every {stride:,} (exact values at those {what})")
+    else:
+        message = _("sampled: {shown:,} of {total:,} {what}, evenly spaced (exact values at those {what})")
+    return message.format(shown=shown, total=total, what=things, stride=stride)
 
 
 def placeholder(title: str, *, height: int = 450) -> go.Figure:
@@ -151,7 +161,8 @@ def placeholder(title: str, *, height: int = 450) -> go.Figure:
     fig = go.Figure(layout={"title": {"text": title}, "height": height, "template": "posenc"})
     fig.update_xaxes(visible=False)
     fig.update_yaxes(visible=False)
-    fig.add_annotation(text=f"Computing {title}…", showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")
+    computing = _("Computing {title}…").format(title=title)
+    fig.add_annotation(text=computing, showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")
     return fig
 
 

@@ -24,6 +24,7 @@ import plotly.graph_objects as go
 from figures.export_layout import crowded, fit_to_page
 from figures.registry import FigureResult, with_look
 from figures.theme import SIZES, apply_style
+from i18n import N_
 
 FORMATS = ("png", "svg", "pdf", "html", "csv", "npy")
 MIME_TYPES = {
@@ -38,7 +39,7 @@ MIME_TYPES = {
 IMAGE_FORMATS = ("png", "svg", "pdf")  # drawn on a size preset's page
 BROWSER_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
 KALEIDO_NOTICE = "The kopts argument is ignored"
-INSTALL_HINT = "install Chrome or Chromium (Debian/Ubuntu: apt-get install chromium) or set BROWSER_PATH"
+INSTALL_HINT = N_("install Chrome or Chromium (Debian/Ubuntu: apt-get install chromium) or set BROWSER_PATH")
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from i18n import N_, _
+
 KINDS = ("int", "float", "choice", "bool", "ints", "floats", "text")
 
 
@@ -53,26 +55,26 @@ class ParamSpec:
         try:
             value = _PARSERS[self.kind](self, raw)
         except (TypeError, ValueError):
-            return (
-                self.default,
-                f"{self.name}={_show(raw)} is not a valid {_KIND_WORDS[self.kind]}; using {_show(self.default)}",
-            )
+            message = _("{name}={raw} is not a valid {kind}; using {default}")
+            kind = _(_KIND_WORDS[self.kind])
+            return self.default, message.format(name=self.name, raw=_show(raw), kind=kind, default=_show(self.default))
         valid = self._nearest(value)
         if valid != value:
-            return (
-                valid,
-                f"{self.name}={_show(raw)} is outside the allowed range ({self.allowed()}); using {_show(valid)}",
-            )
+            message = _("{name}={raw} is outside the allowed range ({allowed}); using {valid}")
+            return valid, message.format(name=self.name, raw=_show(raw), allowed=self.allowed(), valid=_show(valid))
         return valid, None
 
     def allowed(self) -> str:
-        """The allowed values in words, for messages and help texts."""
+        """The allowed values in words, for messages and help texts (``range_reason`` is in the reader's language
+        already: ``limits`` and a page's ``least`` give it translated)."""
         if self.kind == "choice":
-            return "one of " + ", ".join(self.choices)
+            return _("one of {choices}").format(choices=", ".join(self.choices))
         if self.kind in ("int", "float", "ints", "floats"):
-            text = f"{_show(self.minimum)} to {_show(self.maximum)}"
-            text += ", even" if self.even else ""
-            return text + (f": {self.range_reason}" if self.range_reason else "")
+            if self.even:
+                text = _("{low} to {high}, even").format(low=_show(self.minimum), high=_show(self.maximum))
+            else:
+                text = _("{low} to {high}").format(low=_show(self.minimum), high=_show(self.maximum))
+            return _("{range}: {reason}").format(range=text, reason=self.range_reason) if self.range_reason else text
         return self.kind
 
     def to_url(self, value: Any) -> str:
@@ -157,14 +159,14 @@ _PARSERS = {
     "floats": lambda spec, raw: tuple(_parse_float(spec, item) for item in _items(raw)),
     "text": lambda spec, raw: str(raw),
 }
-_KIND_WORDS = {
-    "int": "whole number",
-    "float": "number",
-    "choice": "choice",
-    "bool": "yes/no value",
-    "ints": "comma-separated list of whole numbers",
-    "floats": "comma-separated list of numbers",
-    "text": "text",
+_KIND_WORDS = {  # shown translated, with _()
+    "int": N_("whole number"),
+    "float": N_("number"),
+    "choice": N_("choice"),
+    "bool": N_("yes/no value"),
+    "ints": N_("comma-separated list of whole numbers"),
+    "floats": N_("comma-separated list of numbers"),
+    "text": N_("text"),
 }
 
 
@@ -177,14 +179,15 @@ def _show(value: Any) -> str:
 
 
 def index_below(name: str, reason: str) -> Callable[[Mapping[str, Any]], tuple[int, int, str] | None]:
-    """``limits`` for an index into something of size ``values[name]``: 0 .. size - 1, ``reason`` formatted with
-    ``{n}`` = the size (e.g. ``index_below("n_heads", "the model has {n} heads")``)."""
+    """``limits`` for an index into something of size ``values[name]``: 0 .. size - 1, ``reason`` (marked ``N_``,
+    translated here) formatted with ``{n}`` = the size (e.g. ``index_below("n_heads", N_("the model has {n} heads"))``).
+    """
 
     def limits(values: Mapping[str, Any]) -> tuple[int, int, str] | None:
         if name not in values:
             return None
         size = int(values[name])
-        return 0, size - 1, reason.format(n=f"{size:,}")
+        return 0, size - 1, _(reason).format(n=f"{size:,}")
 
     return limits
 

@@ -9,6 +9,7 @@ from typing import Any
 import torch
 
 from figures.common import sampled_note
+from i18n import _
 from posenc_core import sampling, sinusoidal
 
 
@@ -18,12 +19,14 @@ def shown_positions(p: Mapping[str, Any], length: int, max_points: int) -> tuple
     overview ignores ``start``)."""
     if p["view"] == "window":
         if p["start"] >= length:
-            raise ValueError(f"start must be < the length {length:,} in the window view (got {p['start']:,})")
+            message = _("start must be < the length {length:,} in the window view (got {start:,})")
+            raise ValueError(message.format(length=length, start=p["start"]))
         positions = sampling.window_positions(p["start"], max_points, length)
-        return positions, f"window: every position from {int(positions[0]):,} to {int(positions[-1]):,}"
+        note = _("window: every position from {first:,} to {last:,}")
+        return positions, note.format(first=int(positions[0]), last=int(positions[-1]))
     positions = sampling.strided_positions(length, max_points)
     stride = int(sampling.sampling_stride(positions))
-    return positions, "overview, " + sampled_note(positions.numel(), length, stride=stride)
+    return positions, _("overview, {note}").format(note=sampled_note(positions.numel(), length, stride=stride))
 
 
 def shown_channels(d_model: int, layout: str, max_pairs: int) -> tuple[torch.Tensor, str | None]:
@@ -34,8 +37,8 @@ def shown_channels(d_model: int, layout: str, max_pairs: int) -> tuple[torch.Ten
         return torch.arange(d_model), None
     chosen = sampling.strided_positions(n_pairs, max_pairs)
     channels = torch.nonzero(torch.isin(pair, chosen)).flatten()
-    note = (
-        f"channels: {channels.numel()} of {d_model:,} shown (the sin and cos channel of {chosen.numel()} evenly "
-        f"spaced frequency pairs of {n_pairs:,})"
-    )
+    note = _(
+        "channels: {shown} of {total:,} shown (the sin and cos channel of {chosen} evenly spaced frequency pairs "
+        "of {pairs:,})"
+    ).format(shown=channels.numel(), total=d_model, chosen=chosen.numel(), pairs=n_pairs)
     return channels, note

@@ -14,30 +14,36 @@ import streamlit as st
 from figures import export
 from figures.registry import FigureResult
 from figures.theme import PIXELS_PER_INCH, PRINT_DPI, SIZES
+from i18n import N_, _
 
-LABELS = {
-    "png": "PNG",
-    "svg": "SVG",
-    "pdf": "PDF",
-    "html": "Interactive HTML",
-    "csv": "Data (CSV)",
-    "npy": "Data (NumPy)",
+LABELS = {  # shown translated
+    "png": N_("PNG"),
+    "svg": N_("SVG"),
+    "pdf": N_("PDF"),
+    "html": N_("Interactive HTML"),
+    "csv": N_("Data (CSV)"),
+    "npy": N_("Data (NumPy)"),
 }
-SIZE_NAMES = {"screen": "Screen", "slide": "Slide 16:9", "column": "1 column", "two-columns": "2 columns"}
+SIZE_NAMES = {  # shown translated
+    "screen": N_("Screen"),
+    "slide": N_("Slide 16:9"),
+    "column": N_("1 column"),
+    "two-columns": N_("2 columns"),
+}
 
 
 def export_menu(figure_id: str, result: FigureResult, stem: str) -> None:
     """A popover with the size presets and a download button per format; each file is rendered lazily on click."""
     browser = export.find_browser()
     style = st.session_state.get("theme", "screen")
-    with st.popover("⬇️ Export", help="Download this figure or the numbers behind it."):
+    with st.popover(_("⬇️ Export"), help=_("Download this figure or the numbers behind it.")):
         size = st.segmented_control(
-            "Image size",
+            _("Image size"),
             list(SIZES),
-            format_func=SIZE_NAMES.get,
+            format_func=lambda key: _(SIZE_NAMES[key]),
             default="screen",
             key=f"export-size-{figure_id}",
-            help="The page the PNG, SVG and PDF are drawn on; text is set for that size.",
+            help=_("The page the PNG, SVG and PDF are drawn on; text is set for that size."),
         )
         size = size or "screen"  # clicking the chosen option again clears it
         st.caption(describe_size(size))
@@ -55,10 +61,12 @@ def export_menu(figure_id: str, result: FigureResult, stem: str) -> None:
             )
         if browser is None:
             st.caption(
-                f"No Chrome/Chromium found: PNG is drawn by matplotlib instead of Plotly; {export.INSTALL_HINT}."
+                _("No Chrome/Chromium found: PNG is drawn by matplotlib instead of Plotly; {hint}.").format(
+                    hint=_(export.INSTALL_HINT)
+                )
             )
         else:
-            st.caption(f"Images are rendered by Plotly's export (kaleido) with {browser}.")
+            st.caption(_("Images are rendered by Plotly's export (kaleido) with {browser}.").format(browser=browser))
 
 
 def describe_size(size: str) -> str:
@@ -67,21 +75,27 @@ def describe_size(size: str) -> str:
     inches = preset.width / PIXELS_PER_INCH
     png_width = round(preset.width * preset.png_scale)
     if preset.height is None:
-        tall = "the figure's own height" if preset.aspect is None else "as tall as the figure needs"
-        page = f"{inches:.4g} in wide ({inches * 72:.0f} pt), {tall}"
-        png = f"PNG {png_width} px wide" + (f" ({PRINT_DPI} dpi)" if preset.aspect is not None else "")
+        if preset.aspect is None:
+            page = _("{inches:.4g} in wide ({points:.0f} pt), the figure's own height")
+            png = _("PNG {pixels} px wide")
+        else:
+            page = _("{inches:.4g} in wide ({points:.0f} pt), as tall as the figure needs")
+            png = _("PNG {pixels} px wide ({dpi} dpi)")
+        page = page.format(inches=inches, points=inches * 72)
+        png = png.format(pixels=png_width, dpi=PRINT_DPI)
     else:
         height = preset.height / PIXELS_PER_INCH
         page = f"{inches:.4g} × {height:.4g} in ({inches * 72:.0f} × {height * 72:.0f} pt)"
         png = f"PNG {png_width} × {round(preset.height * preset.png_scale)} px"
     points = preset.font_size * 72 / PIXELS_PER_INCH
-    return f"{page}; {png}; text {points:.3g} pt (more in the slide styles)."
+    text = _("{page}; {png}; text {points:.3g} pt (more in the slide styles).")
+    return text.format(page=page, png=png, points=points)
 
 
 def format_label(fmt: str, size: str) -> str:
     """The button's name: "PNG (2x)" on the screen, "PNG (1920 × 1080)" for a slide, "PNG (300 dpi)" on paper."""
     if fmt != "png":
-        return LABELS[fmt]
+        return _(LABELS[fmt])
     preset = SIZES[size]
     if preset.height is not None:
         return f"PNG ({round(preset.width * preset.png_scale)} × {round(preset.height * preset.png_scale)})"

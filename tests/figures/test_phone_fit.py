@@ -97,3 +97,18 @@ def test_a_figure_of_two_columns_reads_at_phone_width_and_keeps_its_plot_height(
         assert all(len(line) * CHAR_WIDTH * 16 <= column + 2 * 13 for line in annotation.text.split("<br>"))
     assert fig.layout.legend.yref == "container" and fig.layout.legend.y == 0  # under everything, in the margin
     assert fig.layout.xaxis.title.text.count("<br>") >= 1  # the axis title wrapped to its column
+
+
+def test_a_chinese_title_is_wrapped_by_its_real_width_and_korean_at_its_spaces():
+    from figures.text_wrap import text_width_em
+
+    chinese = "旋转位置编码的角度 m·θ_i mod 2π：头维度 128，基数 10000，序列中每个位置上的每个频率对"
+    korean = "회전 위치 임베딩의 각도 m·θ_i mod 2π: head_dim=128, base=10000, 시퀀스의 모든 위치와 모든 주파수 쌍"
+    for title, joiner in ((chinese, None), (korean, " ")):
+        fig = fit_title_to_phone(_figure(title, top=70))
+        lines = fig.layout.title.text.split("<br>")
+        assert len(lines) >= 2
+        assert all(text_width_em(line) * 15 <= PHONE_TITLE_WIDTH for line in lines)
+        if joiner is not None:
+            assert joiner.join(lines) == title
+        assert unwrapped_title(fig) == title and _title_bottom(fig) < fig.layout.margin.t
