@@ -39,5 +39,7 @@ PAGES = (
     PageEntry("vision", N_("Vision (2-D)"), "🧱"),
     PageEntry("nope_and_sinks", N_("NoPE and sinks"), "🕳️"),
     PageEntry("compare", N_("Compare"), "⚖️"),
+    PageEntry("lessons", N_("Lessons"), "🎓"),
+    PageEntry("glossary", N_("Glossary"), "📖"),
 )
 PAGE_NAMES = tuple(page.name for page in PAGES)

@@ -1,0 +1,56 @@
+"""Glossary: the course's vocabulary in English, Korean and Simplified Chinese (i18n/glossary.toml), the reader's
+language first, with a search box."""
+
+from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: tomli is the same parser
+    import tomli as tomllib
+
+import pandas as pd
+import streamlit as st
+
+import i18n
+from i18n import _
+from ui.router import ensure_app_router
+
+ensure_app_router()
+GLOSSARY = Path(__file__).resolve().parent.parent / "i18n" / "glossary.toml"
+
+
+@st.cache_data(show_spinner=False)
+def terms(mtime: float) -> list[dict]:
+    """Every [[term]] of the glossary: en, ko, zh-CN and, where written, a definition per language."""
+    with GLOSSARY.open("rb") as handle:
+        return tomllib.load(handle)["term"]
+
+
+def matches(term: dict, query: str) -> bool:
+    texts = [term[code] for code in i18n.LANGUAGES] + list(term.get("definition", {}).values())
+    return any(query.casefold() in text.casefold() for text in texts)
+
+
+language = i18n.current()
+columns = [language, *(code for code in i18n.LANGUAGES if code != language)]
+st.title(_("📖 Glossary"))
+st.markdown(
+    _(
+        "The words of the course in three languages, as every page and lesson uses them. Technical names (RoPE, "
+        "ALiBi, YaRN, `rope_theta`, `head_dim`) stay the same in every language."
+    )
+)
+query = st.text_input(_("Search"), placeholder=_("a word in any of the three languages"), key="glossary-search")
+every = terms(GLOSSARY.stat().st_mtime)
+shown = [term for term in every if matches(term, query.strip())]
+table = pd.DataFrame(
+    {
+        **{i18n.LANGUAGES[code]: [term[code] for term in shown] for code in columns},
+        _("Definition"): [term.get("definition", {}).get(language, "") for term in shown],
+    }
+)
+st.caption(_("{shown} of {total} terms").format(shown=len(shown), total=len(every)))
+if shown:
+    st.dataframe(table, hide_index=True, width="stretch", height=min(38 + 35 * len(shown), 900))
+else:
+    st.info(_("No term contains {query!r}.").format(query=query.strip()), icon="🔎")

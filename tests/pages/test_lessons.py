@@ -1,0 +1,186 @@
+"""The Lessons page: every step of every lesson in English, Korean and Chinese (no error, the figure drawn, the prose
+in the reader's language), Previous/Next and the link, bad links, and presenter mode."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import i18n
+from figures.lessons import load_lessons
+from figures.theme import STYLES
+from tests.pages.conftest import assert_healthy, open_page, warning_text
+from tests.prose import cjk_share, english_runs
+from ui import presenter
+
+LESSONS = load_lessons()
+
+
+def _open(query: dict[str, str]):
+    return open_page("lessons", query, section=None)
+
+
+def _step_prose(at) -> list[str]:
+    """What a step says in the main area: its title, text, prediction and choices, question and answer."""
+    texts = [header.value for header in at.main.get("header")]
+    texts += [markdown.value for markdown in at.main.get("markdown")]
+    for radio in at.main.get("radio"):
+        texts += [str(option) for option in radio.options]
+    return [text for text in texts if text]
+
+
+def _reveal(at, lesson_id: str, number: int):
+    """Pick the right prediction and press Check (the figure of a plain prediction appears only then)."""
+    step = LESSONS[lesson_id].steps[number - 1]
+    at.radio(key=f"predict-{lesson_id}-{number}").set_value(step.predict.correct)
+    at.button(key=f"check-{lesson_id}-{number}").click().run()  # one run: as a click right after the choice
+    assert at.success, "the right prediction is confirmed"
+    return at
+
+
+@pytest.mark.parametrize("code", ["en", "ko", "zh-CN"])
+@pytest.mark.parametrize("lesson_id", list(LESSONS))
+def test_every_step_opens_with_its_figure_in_every_language(lesson_id, code):
+    lesson = LESSONS[lesson_id]
+    with i18n.language(code):  # AppTest formats the sidebar's options (translated) in this thread when it clicks
+        _walk(lesson, code)
+
+
+def _walk(lesson, code: str) -> None:
+    lesson_id = lesson.id
+    at = _open({"lesson": lesson_id, "lang": code})
+    for step in lesson.steps:
+        assert at.query_params["step"] == [str(step.number)] or at.query_params["step"] == str(step.number)
+        assert_healthy(at)
+        assert at.main.get("header")[0].value == step.title[code]
+        if step.predict is not None:
+            hidden = not step.predict.then
+            assert bool(at.get("plotly_chart")) != hidden, f"step {step.number}: the figure before the prediction"
+            _reveal(at, lesson_id, step.number)
+            assert_healthy(at)
+        assert len(at.get("plotly_chart")) == 1, f"step {step.number}: its figure"
+        if code != "en":
+            prose = _step_prose(at)
+            assert cjk_share(prose) > 0.5, (step.number, prose)
+            assert not [run for text in prose for run in english_runs(text)], (step.number, prose)
+        if step.number < len(lesson.steps):
+            at.button(key="lesson-next").click().run()
+
+
+def test_next_and_previous_move_the_step_and_the_link():
+    at = _open({"lesson": "rotary"})
+    assert at.query_params["lesson"] == ["rotary"] or at.query_params["lesson"] == "rotary"
+    assert at.button(key="lesson-previous").disabled
+    at.button(key="lesson-next").click().run()
+    assert at.main.get("header")[0].value == LESSONS["rotary"].steps[1].title["en"]
+    assert str(at.query_params["step"]).strip("[]'") == "2"
+    assert "?lesson=rotary&step=2&lang=en" in "\n".join(caption.value for caption in at.caption)
+    at.button(key="lesson-previous").click().run()
+    assert str(at.query_params["step"]).strip("[]'") == "1"
+    at = _open({"lesson": "rotary", "step": str(len(LESSONS["rotary"].steps))})
+    assert at.button(key="lesson-next").disabled and not at.button(key="lesson-previous").disabled
+
+
+def test_the_buttons_have_the_arrow_keys():
+    at = _open({"lesson": "absolute", "step": "2"})
+    assert at.button(key="lesson-previous").proto.shortcut.lower() == "left"
+    assert at.button(key="lesson-next").proto.shortcut.lower() == "right"
+
+
+def test_a_wrong_prediction_is_answered_and_the_figure_then_shows():
+    at = _open({"lesson": "absolute", "step": "2"})
+    assert not at.get("plotly_chart") and at.info
+    at.radio(key="predict-absolute-2").set_value(1)
+    at.button(key="check-absolute-2").click().run()
+    assert_healthy(at)
+    assert "Not quite" in warning_text(at) and len(at.get("plotly_chart")) == 1
+
+
+def test_check_without_a_choice_shows_the_answer():
+    at = _open({"lesson": "rotary", "step": "5"})
+    at.button(key="check-rotary-5").click().run()
+    assert_healthy(at)
+    assert "Pair 0" in at.info[0].value and len(at.get("plotly_chart")) == 1
+
+
+def test_a_then_step_redraws_its_figure_with_the_change():
+    at = _open({"lesson": "rotary", "step": "7"})
+    before = json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]["title"]["text"]
+    _reveal(at, "rotary", 7)
+    after = json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]["title"]["text"]
+    assert "base=10000" in before and "base=500000" in after
+    assert any("500000" in caption.value for caption in at.caption)
+
+
+def test_picking_another_lesson_starts_at_its_first_step():
+    at = _open({"lesson": "absolute", "step": "3"})
+    at.selectbox(key="lesson-picker").set_value("rotary").run()
+    assert str(at.query_params["lesson"]).strip("[]'") == "rotary"
+    assert str(at.query_params["step"]).strip("[]'") == "1"
+
+
+@pytest.mark.parametrize(
+    ("query", "lesson_id", "said"),
+    [
+        ({"lesson": "nope", "step": "3"}, "absolute", "lesson='nope' is not a lesson"),
+        ({"lesson": "rotary", "step": "99"}, "rotary", "step='99' is not a step of this lesson (1 to 10)"),
+        ({"lesson": "rotary", "step": "two"}, "rotary", "step='two' is not a step"),
+        ({"lesson": "rotary", "step": "0"}, "rotary", "step='0' is not a step"),
+    ],
+)
+def test_a_bad_link_warns_and_opens_step_1(query, lesson_id, said):
+    at = _open(query)
+    assert_healthy(at)
+    assert said in warning_text(at)
+    assert at.main.get("header")[0].value == LESSONS[lesson_id].steps[0].title["en"]
+    assert str(at.query_params["step"]).strip("[]'") == "1"
+
+
+def test_a_bad_link_warns_in_the_reader_s_language():
+    with i18n.language("ko"):
+        at = _open({"lesson": "nope", "lang": "ko"})
+    assert "링크" in warning_text(at)
+
+
+def _css(at) -> str:
+    return "\n".join(element.proto.body for element in at.get("html"))
+
+
+def _font_and_paper(at) -> tuple[int, str]:
+    layout = json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]
+    return layout["font"]["size"], layout["paper_bgcolor"]
+
+
+def test_presenter_mode_hides_the_sidebar_and_draws_slides():
+    at = _open({"lesson": "rotary", "step": "4", "present": "1"})
+    assert_healthy(at)
+    assert '[data-testid="stSidebar"]' in _css(at) and "display: none" in _css(at)
+    assert "font-size: 135%" in _css(at)
+    assert at.session_state["theme"] == "slides-light"
+    assert _font_and_paper(at) == (20, STYLES["slides-light"]["paper"])
+    assert not at.main.get("title") and not at.main.get("selectbox"), "one step per screen"
+    assert "present=1" in "\n".join(caption.value for caption in at.caption)
+    at.button(key="presenter-leave").click().run()
+    assert not _css(at) and at.session_state["theme"] == "screen"
+    assert "present" not in at.query_params
+
+
+def test_presenter_mode_takes_the_dark_slides_from_the_link():
+    at = _open({"lesson": "rotary", "step": "4", "present": "1", "theme": "slides-dark"})
+    assert _font_and_paper(at) == (20, STYLES["slides-dark"]["paper"])
+
+
+def test_the_toggle_turns_presenter_mode_on():
+    at = _open({"lesson": "rotary", "step": "4"})
+    assert not _css(at) and _font_and_paper(at)[0] == 13
+    at.toggle(key="presenter-toggle").set_value(True).run()
+    assert '[data-testid="stSidebar"]' in _css(at) and at.session_state[presenter.STATE]
+    assert _font_and_paper(at) == (20, STYLES["slides-light"]["paper"])
+
+
+def test_presenter_mode_works_on_an_ordinary_page():
+    at = open_page("alibi", {"present": "1"})
+    assert_healthy(at)
+    assert '[data-testid="stSidebar"]' in _css(at) and at.session_state["theme"] == "slides-light"
+    assert at.button(key="presenter-leave")
