@@ -10,14 +10,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from figures.code import Snippet, code_block, figure_data, literal, register_code
+from posenc_core.tokens import split_tokens
 
 
 @register_code("why-attention")
 def attention_code(values: Mapping[str, Any]) -> Snippet:
     source = code_block(
         f"""
-        A = {literal(values["sentence_a"])}.split()
-        B = {literal(values["sentence_b"])}.split()
+        A = {literal(split_tokens(values["sentence_a"]))}  # words; a Chinese character is a token of its own
+        B = {literal(split_tokens(values["sentence_b"]))}
         d = {literal(values["embedding_dim"])}  # embedding_dim
         """,
         """

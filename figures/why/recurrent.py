@@ -12,7 +12,8 @@ from figures.common import LEGEND_BELOW, as_array
 from figures.params import ParamSpec, register_param
 from figures.registry import FigureResult, register
 from figures.theme import COLORWAY, DIVERGING_SCALE
-from figures.why.attention import _tokens
+from figures.why.attention import _same_tokens, _tokens
+from i18n import N_, _
 from posenc_core import attention, recurrent
 
 register_param(
@@ -20,19 +21,18 @@ register_param(
         "hidden_dim",
         "int",
         8,
-        "RNN state width",
+        N_("RNN state width"),
         1,
         64,
         widget="number",
-        help="Channels of the RNN's state h_t (its weights are fixed random, seeded).",
+        help=N_("Channels of the RNN's state h_t (its weights are fixed random, seeded)."),
     )
 )
 
 
 def _sentences(p: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     tokens_a, tokens_b = _tokens("sentence_a", p["sentence_a"]), _tokens("sentence_b", p["sentence_b"])
-    if sorted(t.lower() for t in tokens_a) != sorted(t.lower() for t in tokens_b):
-        raise ValueError("sentence_b must hold the same words as sentence_a, in another order")
+    _same_tokens(tokens_a, tokens_b)
     return tokens_a, tokens_b
 
 
@@ -66,7 +66,7 @@ def rnn_and_attention(p: Mapping[str, Any]) -> dict[str, Any]:
 
 @register(
     "why-rnn-states",
-    title="An RNN's state after each word",
+    title=N_("An RNN's state after each word"),
     page="why_position",
     params=("sentence_a", "sentence_b", "embedding_dim", "hidden_dim"),
 )
@@ -83,14 +83,14 @@ def rnn_states(p: Mapping[str, Any]) -> FigureResult:
             coloraxis="coloraxis",
             row=1,
             col=col,
-            hovertemplate="step %{y}<br>channel %{x}<br>h %{z:.4f}<extra></extra>",
+            hovertemplate=_("step %{y}<br>channel %{x}<br>h %{z:.4f}") + "<extra></extra>",
         )
         fig.update_yaxes(autorange="reversed", row=1, col=col)
-        fig.update_xaxes(title_text="state channel", row=1, col=col)
+        fig.update_xaxes(title_text=_("state channel"), row=1, col=col)
         data[f"states_{name}"] = as_array(states)
-    fig.update_yaxes(title_text="step t : word read", row=1, col=1)
+    fig.update_yaxes(title_text=_("step t : word read"), row=1, col=1)
     fig.update_layout(
-        title=f"RNN state h_t after each word, H={p['hidden_dim']}",
+        title=_("RNN state h_t after each word, H={hidden_dim}").format(hidden_dim=p["hidden_dim"]),
         coloraxis={
             "colorscale": DIVERGING_SCALE,
             "cmin": -1,
@@ -100,17 +100,20 @@ def rnn_states(p: Mapping[str, Any]) -> FigureResult:
         height=max(320, 140 + 28 * len(run["tokens"][0])),
     )
     notes = (
-        "Each row is the state after reading that word: tanh(W·previous state + U·word). The last row is what "
-        "the RNN knows about the whole sentence.",
-        f"The last rows of A and B differ by up to {run['final_gap']:.3f} (of at most 2): the order of the words is "
-        "in the state.",
+        _(
+            "Each row is the state after reading that word: tanh(W·previous state + U·word). The last row is what "
+            "the RNN knows about the whole sentence."
+        ),
+        _(
+            "The last rows of A and B differ by up to {gap:.3f} (of at most 2): the order of the words is in the state."
+        ).format(gap=run["final_gap"]),
     )
     return FigureResult(fig, data, notes)
 
 
 @register(
     "why-rnn-vs-attention",
-    title="Same word, other order: RNN against attention",
+    title=N_("Same word, other order: RNN against attention"),
     page="why_position",
     params=("sentence_a", "sentence_b", "embedding_dim", "hidden_dim"),
 )
@@ -120,8 +123,8 @@ def rnn_against_attention(p: Mapping[str, Any]) -> FigureResult:
     words = [f"{t}:{word}" for t, word in enumerate(tokens_a)]
     fig = go.Figure()
     for name, key, colour in (
-        ("RNN state", "rnn_gap", COLORWAY[1]),
-        ("attention output, no PE", "attention_gap", COLORWAY[0]),
+        (_("RNN state"), "rnn_gap", COLORWAY[1]),
+        (_("attention output, no PE"), "attention_gap", COLORWAY[0]),
     ):
         fig.add_bar(
             x=words,
@@ -130,22 +133,24 @@ def rnn_against_attention(p: Mapping[str, Any]) -> FigureResult:
             marker_color=colour,
             text=["0" if value < 1e-6 else "" for value in run[key].tolist()],  # an equal output: a bar of height 0
             textposition="outside",
-            hovertemplate=f"{name}<br>word %{{x}} of A<br>largest difference %{{y:.3g}}<extra></extra>",
+            hovertemplate=name + "<br>" + _("word %{x} of A<br>largest difference %{y:.3g}") + "<extra></extra>",
         )
     fig.update_layout(
-        title="Each word of A against the same word in B",
-        xaxis_title="word of A (position : word)",
-        yaxis_title="largest difference",
+        title=_("Each word of A against the same word in B"),
+        xaxis_title=_("word of A (position : word)"),
+        yaxis_title=_("largest difference"),
         barmode="group",
         legend=LEGEND_BELOW,
     )
     data = {"rnn_gap": as_array(run["rnn_gap"]), "attention_gap": as_array(run["attention_gap"])}
     notes = (
-        f"Attention without PE: every word's output in B equals its output in A (largest difference "
-        f"{float(run['attention_gap'].max()):.1e}), and the mean of the outputs differs by {run['pooled_gap']:.1e}: "
-        "the sentence's words, order lost.",
-        f"RNN: the state after a word differs between A and B by up to {float(run['rnn_gap'].max()):.3f}, because "
-        "it depends on the words read before it; the final states differ by "
-        f"{run['final_gap']:.3f}.",
+        _(
+            "Attention without PE: every word's output in B equals its output in A (largest difference "
+            "{largest:.1e}), and the mean of the outputs differs by {pooled:.1e}: the sentence's words, order lost."
+        ).format(largest=float(run["attention_gap"].max()), pooled=run["pooled_gap"]),
+        _(
+            "RNN: the state after a word differs between A and B by up to {largest:.3f}, because it depends on the "
+            "words read before it; the final states differ by {final:.3f}."
+        ).format(largest=float(run["rnn_gap"].max()), final=run["final_gap"]),
     )
     return FigureResult(fig, data, notes)

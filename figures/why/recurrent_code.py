@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from figures.code import Snippet, code_block, figure_data, literal, register_code
+from posenc_core.tokens import split_tokens
 
 SETUP = """
 def embed(words, d):  # one fixed random vector per distinct word (case-insensitive), N(0, 1/d), seed 0
@@ -33,8 +34,8 @@ def rnn(x):  # h_t = tanh(W h_{t-1} + U x_t), h_{-1} = 0: one step after another
 def _inputs(values: Mapping[str, Any]) -> str:
     return "\n".join(
         [
-            f"A = {literal(values['sentence_a'].split())}",
-            f"B = {literal(values['sentence_b'].split())}",
+            f"A = {literal(split_tokens(values['sentence_a']))}  # words; a Chinese character is a token of its own",
+            f"B = {literal(split_tokens(values['sentence_b']))}",
             f"embedding_dim = {literal(values['embedding_dim'])}",
             f"hidden_dim = {literal(values['hidden_dim'])}",
         ]

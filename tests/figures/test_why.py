@@ -2,8 +2,10 @@ import numpy as np
 import pytest
 
 import figures  # noqa: F401
+import i18n
 from figures import registry
-from figures.why.attention import example_pair
+from figures.why.attention import EXAMPLE_SENTENCES, example_pair
+from posenc_core.tokens import split_tokens
 
 
 def _build(**overrides):
@@ -63,3 +65,34 @@ def test_the_example_words_are_once_in_each_sentence_and_the_first_one_moved():
     assert example_pair("the dog bit the man", "the man bit the dog")[:2] == ("dog", "man")
     assert example_pair("a b c", "a b c") is None  # nothing moved
     assert example_pair("a a", "a a") is None
+
+
+def test_chinese_is_read_one_character_a_token_and_words_stay_whole():
+    result = _build(sentence_a="狗咬人", sentence_b="人咬狗")
+    heatmaps = [trace for trace in result.figure.data if trace.type == "heatmap"]
+    assert np.asarray(heatmaps[0].z).shape == (3, 3)
+    assert list(heatmaps[0].y) == ["0:狗", "1:咬", "2:人"] and list(heatmaps[1].y) == ["2:狗", "1:咬", "0:人"]
+    mixed = _build(sentence_a="我爱 RoPE 2024", sentence_b="2024 RoPE 爱我")
+    assert np.asarray(mixed.figure.data[0].z).shape == (4, 4)
+    assert example_pair("狗咬人", "人咬狗") == ("狗", "人", (0, 2), (2, 0))
+
+
+def test_too_many_chinese_characters_say_what_a_token_is():
+    with pytest.raises(ValueError, match="sentence_a must hold 1 to 32 tokens.*Chinese characters.*got 33"):
+        _build(sentence_a="狗" * 33, sentence_b="狗" * 33)
+
+
+@pytest.mark.parametrize("code", sorted(EXAMPLE_SENTENCES))
+def test_each_languages_example_pair_is_one_reordering_that_the_page_can_quote(code):
+    sentence_a, sentence_b = EXAMPLE_SENTENCES[code]
+    assert sorted(split_tokens(sentence_a)) == sorted(split_tokens(sentence_b)) and sentence_a != sentence_b
+    assert example_pair(sentence_a, sentence_b) is not None
+    gaps = _build(sentence_a=sentence_a, sentence_b=sentence_b).notes
+    assert float(gaps[1].split("is ")[1].split(":")[0]) < 1e-5
+
+
+def test_the_figure_reads_in_the_readers_language():
+    with i18n.language("zh-CN"):
+        result = _build(sentence_a="狗咬人", sentence_b="人咬狗")
+    assert result.figure.layout.title.text.startswith("单个注意力头的注意力权重，d_model=16<br>A = '狗咬人'")
+    assert result.notes[-1].startswith("'狗' 对 '人' 的注意力权重：无 PE 时在 A 中为")

@@ -1,3 +1,6 @@
+import pytest
+
+from posenc_core.tokens import split_tokens
 from tests.pages.conftest import assert_healthy, chart_specs, open_page
 
 
@@ -79,3 +82,25 @@ def test_all_sections_show_the_three_figures():
     assert_healthy(at)
     assert len(chart_specs(at)) == 3
     assert sum("What to notice" in block.value for block in at.markdown) == 2
+
+
+@pytest.mark.parametrize(
+    ("code", "sentence_a", "sentence_b"),
+    [("ko", "작은 개가 큰 고양이를 본다", "큰 개가 작은 고양이를 본다"), ("zh-CN", "狗咬人", "人咬狗")],
+)
+def test_the_page_opens_on_an_example_pair_in_the_readers_language(code, sentence_a, sentence_b):
+    at = open_page("why_position", {"lang": code}, section="Attention: all at once")
+    assert_healthy(at)
+    assert at.text_input(key="sentence_a").value == sentence_a and at.text_input(key="sentence_b").value == sentence_b
+    heatmap_rows = chart_specs(at)[0]["data"][0]["y"]
+    assert len(heatmap_rows) == len(split_tokens(sentence_a))
+    assert at.table[0].value.index.name in ("방식", "方案")  # the schemes table in the reader's language
+
+
+def test_sentences_in_the_link_win_over_the_languages_example():
+    at = open_page("why_position", {"lang": "ko", "sentence_a": "a b c", "sentence_b": "c b a"})
+    assert_healthy(at)
+    assert at.text_input(key="sentence_a").value == "a b c" and at.text_input(key="sentence_b").value == "c b a"
+    at = open_page("why_position", {"lang": "zh-CN", "sentence_a": "The cat sat on the mat"})
+    assert_healthy(at)  # the other sentence keeps the English default, the first one's reordering
+    assert at.text_input(key="sentence_b").value == "The mat sat on the cat"
