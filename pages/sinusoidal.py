@@ -3,6 +3,8 @@
 import streamlit as st
 
 from figures.sinusoidal.waves import slowest_wavelength
+from figures.why.schemes import shown
+from i18n import N_, _
 from posenc_core.schemes import get_scheme
 from ui import controls, show, state
 from ui.router import ensure_app_router
@@ -10,13 +12,16 @@ from ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 
-st.title("🌊 Sinusoidal position encoding")
+st.title(_("🌊 Sinusoidal position encoding"))
 st.markdown(
-    "The original Transformer adds a fixed vector PE(p) to the token embedding at position p. Its channels come in "
-    "pairs: pair i holds sin(p·ωᵢ) and cos(p·ωᵢ), with frequencies falling geometrically from 1 radian per token. "
-    "Fast pairs tell neighbours apart, slow pairs tell far positions apart, like the hands of a clock. Because "
-    "moving by k tokens turns every pair by the angle k·ωᵢ, PE(p+k) is a fixed rotation of PE(p) and PE(p)·PE(p+k) "
-    "depends on k only. The page opens on the textbook picture: 100 positions of a 128-channel encoding."
+    _(
+        "The original Transformer adds a fixed vector PE(p) to the token embedding at position p. Its channels come "
+        "in pairs: pair i holds sin(p·ωᵢ) and cos(p·ωᵢ), with frequencies falling geometrically from 1 radian per "
+        "token. Fast pairs tell neighbours apart, slow pairs tell far positions apart, like the hands of a clock. "
+        "Because moving by k tokens turns every pair by the angle k·ωᵢ, PE(p+k) is a fixed rotation of PE(p) and "
+        "PE(p)·PE(p+k) depends on k only. The page opens on the textbook picture: 100 positions of a 128-channel "
+        "encoding."
+    )
 )
 FORMULAS = (  # two columns: side by side on a screen, one formula a line on a phone
     (r"PE_{p,\,2i} = \sin(p\,\omega_i)", r"PE_{p,\,2i+1} = \cos(p\,\omega_i)"),
@@ -27,45 +32,64 @@ for column, formulas in zip(st.columns(2), FORMULAS, strict=True):
         for formula in formulas:
             st.latex(formula)
 
-LABELS = {"base": "Base (10000 in the paper)"}  # the shared label says rope_theta: not this page's base
+LABELS = {"base": N_("Base (10000 in the paper)")}  # the shared label says rope_theta: not this page's base
 params: dict = {}
 for column, name in zip(st.columns(4), ["seq_len", "d_model", "base", "layout"], strict=True):
     with column:  # the textbook table: 100 positions (other pages keep seq_len's own default)
-        params[name] = controls.control(name, label=LABELS.get(name), start=100 if name == "seq_len" else None)
+        label = _(LABELS[name]) if name in LABELS else None
+        params[name] = controls.control(name, label=label, start=100 if name == "seq_len" else None)
 WINDOWED = st.query_params.get("view") == "window"  # a link to a window opens its settings
-with st.expander("Positions drawn: an overview of 0..L−1, or a window of consecutive positions", expanded=WINDOWED):
+with st.expander(_("Positions drawn: an overview of 0..L−1, or a window of consecutive positions"), expanded=WINDOWED):
     params |= controls.controls(["view", "start", "window"], columns=3, chosen=params)
     st.caption(
-        "*Overview* draws evenly spaced exact positions over 0..L−1 (every one while they fit); *window* draws "
-        "every position from start, as many as the window length."
+        _(
+            "*Overview* draws evenly spaced exact positions over 0..L−1 (every one while they fit); *window* draws "
+            "every position from start, as many as the window length."
+        )
     )
 preset = state.current_preset()
 if preset is not None and preset.rotary_dim:
     st.info(
-        f"{preset.name} has no sinusoidal table: it uses {get_scheme(preset.scheme).name}, whose frequencies "
-        f"base^(−2i/d) run over the {preset.rotary_dim} rotary channels of each head ({preset.rotary_dim // 2} "
-        f"pairs, the same in every head: see the RoPE page), not over d_model = {params['d_model']:,}. Here its "
-        "base only sets this table's base, so the spectrum drawn is not the model's.",
+        _(
+            "{preset} has no sinusoidal table: it uses {scheme}, whose frequencies base^(−2i/d) run over the "
+            "{rotary_dim} rotary channels of each head ({pairs} pairs, the same in every head: see the RoPE page), "
+            "not over d_model = {d_model:,}. Here its base only sets this table's base, so the spectrum drawn is not "
+            "the model's."
+        ).format(
+            preset=preset.name,
+            scheme=shown(get_scheme(preset.scheme).name),
+            rotary_dim=preset.rotary_dim,
+            pairs=preset.rotary_dim // 2,
+            d_model=params["d_model"],
+        ),
         icon="ℹ️",
     )
 elif preset is not None:
-    st.caption(f"{preset.name} uses {get_scheme(preset.scheme).name}: the preset sets d_model and seq_len only.")
+    st.caption(
+        _("{preset} uses {scheme}: the preset sets d_model and seq_len only.").format(
+            preset=preset.name, scheme=shown(get_scheme(preset.scheme).name)
+        )
+    )
 
 FAST_CHANNELS = {
-    "interleaved": "the left columns (small j, fast pairs)",
-    "half": "the left columns of each half (channels 0.. and ⌈d/2⌉.., the fast pairs)",
-    "t2t": "the left columns of each half (channels 0.. and d/2.., the fast pairs)",
+    "interleaved": N_("the left columns (small j, fast pairs)"),
+    "half": N_("the left columns of each half (channels 0.. and ⌈d/2⌉.., the fast pairs)"),
+    "t2t": N_("the left columns of each half (channels 0.. and d/2.., the fast pairs)"),
 }
 
 
 def table() -> None:
     show.figure("sinusoidal-heatmap", params)
+    fast = FAST_CHANNELS[params["layout"]]
     what_to_notice(
-        f"Each row is one position's vector PE(p). With layout={params['layout']}, {FAST_CHANNELS[params['layout']]} "
-        "change from row to row; towards the right they change ever more slowly: a slow pair barely moves over "
-        f"{params['seq_len']:,} positions.",
-        "Read down one column and you read one wave (next tab): a sin channel starts at 0 (white), its cos partner "
-        "at 1 (red). No two rows are the same, so each position gets its own code.",
+        _(
+            "Each row is one position's vector PE(p). With layout={layout}, {fast} change from row to row; towards "
+            "the right they change ever more slowly: a slow pair barely moves over {seq_len:,} positions."
+        ).format(layout=params["layout"], fast=_(fast), seq_len=params["seq_len"]),
+        _(
+            "Read down one column and you read one wave (next tab): a sin channel starts at 0 (white), its cos "
+            "partner at 1 (red). No two rows are the same, so each position gets its own code."
+        ),
     )
 
 
@@ -74,13 +98,26 @@ def waves() -> None:
     show.figure("sinusoidal-waves", params)
     show.figure("sinusoidal-wavelengths", params)
     slowest, formula = slowest_wavelength(params["d_model"], params["base"], params["layout"])
+    growth = (
+        _(
+            "Wavelengths grow geometrically (a straight line on the log axis) from 2π to {formula} = {slowest:,.0f} "
+            "tokens for layout={layout} (not 2π·base: the last pair is i = ⌈d/2⌉ − 1)."
+        )
+        if params["layout"] != "t2t"
+        else _(
+            "Wavelengths grow geometrically (a straight line on the log axis) from 2π to {formula} = {slowest:,.0f} "
+            "tokens for layout={layout}."
+        )
+    )
     what_to_notice(
-        "Each channel is one sine or cosine: the legend gives its wavelength λ. The fast channels tell neighbours "
-        "apart; the slow ones barely move over the positions drawn, and tell far positions apart.",
-        f"Wavelengths grow geometrically (a straight line on the log axis) from 2π to {formula} = {slowest:,.0f} "
-        f"tokens for layout={params['layout']}"
-        + (" (not 2π·base: the last pair is i = ⌈d/2⌉ − 1)." if params["layout"] != "t2t" else "."),
-        f"The channels above the dashed L = {params['seq_len']:,} line never complete one period inside the context.",
+        _(
+            "Each channel is one sine or cosine: the legend gives its wavelength λ. The fast channels tell "
+            "neighbours apart; the slow ones barely move over the positions drawn, and tell far positions apart."
+        ),
+        growth.format(formula=formula, slowest=slowest, layout=params["layout"]),
+        _("The channels above the dashed L = {seq_len:,} line never complete one period inside the context.").format(
+            seq_len=params["seq_len"]
+        ),
     )
 
 
@@ -94,12 +131,27 @@ def relative_code() -> None:
             show.figure(figure_id, params)
     unpaired = params["d_model"] % 2 and params["layout"] != "t2t"
     what_to_notice(
-        "PE(p)·PE(q) is a band along the diagonal: it depends on q − p only. The colours run over the values drawn "
-        "(a diverging scale, white at 0, only where some dot products are negative).",
-        "The measured mean over p sits on the closed form Σ cos(kωᵢ); the band around it is "
-        + ("the unpaired last sin channel of an odd d_model, which depends on p." if unpaired else "float rounding."),
-        f"One matrix M_k, a 2×2 rotation per pair, moves every PE(p) to PE(p+{params['offset']:,}): the error is "
-        + ("large only because of the unpaired last channel of an odd d_model." if unpaired else "float64 rounding."),
+        _(
+            "PE(p)·PE(q) is a band along the diagonal: it depends on q − p only. The colours run over the values "
+            "drawn (a diverging scale, white at 0, only where some dot products are negative)."
+        ),
+        _(
+            "The measured mean over p sits on the closed form Σ cos(kωᵢ); the band around it is the unpaired last "
+            "sin channel of an odd d_model, which depends on p."
+        )
+        if unpaired
+        else _("The measured mean over p sits on the closed form Σ cos(kωᵢ); the band around it is float rounding."),
+        (
+            _(
+                "One matrix M_k, a 2×2 rotation per pair, moves every PE(p) to PE(p+{offset:,}): the error is large "
+                "only because of the unpaired last channel of an odd d_model."
+            )
+            if unpaired
+            else _(
+                "One matrix M_k, a 2×2 rotation per pair, moves every PE(p) to PE(p+{offset:,}): the error is "
+                "float64 rounding."
+            )
+        ).format(offset=params["offset"]),
     )
 
 
@@ -107,9 +159,13 @@ def add_or_concatenate() -> None:
     params["token_scale"] = controls.control("token_scale")
     show.figure("sinusoidal-add-vs-concat", params)
     what_to_notice(
-        "Adding mixes position into the token's direction: the cosine with e wanders with p, the more so the smaller "
-        f"the token's norm (now {params['token_scale']:g}·‖PE‖).",
-        f"Concatenating leaves e untouched in its own {params['d_model']:,} channels, but doubles the width.",
+        _(
+            "Adding mixes position into the token's direction: the cosine with e wanders with p, the more so the "
+            "smaller the token's norm (now {scale:g}·‖PE‖)."
+        ).format(scale=params["token_scale"]),
+        _("Concatenating leaves e untouched in its own {d_model:,} channels, but doubles the width.").format(
+            d_model=params["d_model"]
+        ),
     )
 
 
@@ -121,28 +177,45 @@ def binary_counter() -> None:
         return
     bits, wavelengths = result.data["bits"], result.data["wavelengths"]
     ratios = wavelengths[1:] / wavelengths[:-1]
+    doubling = wavelengths.size > 1 and ratios.min() > 1.4 and ratios.max() < 2.9
     what_to_notice(
-        f"Read the left panel down a column: bit 0 flips at every position, bit 1 every 2, up to bit "
-        f"{bits.shape[1] - 1} every {2 ** (bits.shape[1] - 1):,}. Each bit is half as fast as the one before: "
-        "together they give every position its own pattern.",
-        f"The right panel does the same with smooth waves: the {wavelengths.size} sin channels drawn have "
-        f"wavelengths {wavelengths[0]:,.3g} to {wavelengths[-1]:,.3g} tokens, "
-        + (
-            f"each {ratios.min():.2f} to {ratios.max():.2f} times the one before, a doubling like the bits."
-            if wavelengths.size > 1 and ratios.min() > 1.4 and ratios.max() < 2.9
-            else "not a doubling: this table's pairs are too far apart for one per bit."
+        _(
+            "Read the left panel down a column: bit 0 flips at every position, bit 1 every 2, up to bit {last} every "
+            "{period:,}. Each bit is half as fast as the one before: together they give every position its own "
+            "pattern."
+        ).format(last=bits.shape[1] - 1, period=2 ** (bits.shape[1] - 1)),
+        (
+            _(
+                "The right panel does the same with smooth waves: the {count} sin channels drawn have wavelengths "
+                "{shortest:,.3g} to {longest:,.3g} tokens, each {low:.2f} to {high:.2f} times the one before, a "
+                "doubling like the bits."
+            )
+            if doubling
+            else _(
+                "The right panel does the same with smooth waves: the {count} sin channels drawn have wavelengths "
+                "{shortest:,.3g} to {longest:,.3g} tokens, not a doubling: this table's pairs are too far apart for "
+                "one per bit."
+            )
+        ).format(
+            count=wavelengths.size,
+            shortest=wavelengths[0],
+            longest=wavelengths[-1],
+            low=ratios.min() if ratios.size else 0.0,
+            high=ratios.max() if ratios.size else 0.0,
         ),
-        "A wave is continuous where a bit jumps: neighbouring positions get nearby vectors, and a shift by k is a "
-        "rotation of each pair (the next tab), which a bit pattern has no equivalent of.",
+        _(
+            "A wave is continuous where a bit jumps: neighbouring positions get nearby vectors, and a shift by k is "
+            "a rotation of each pair (the next tab), which a bit pattern has no equivalent of."
+        ),
     )
 
 
 show_sections(
     {
-        "The table": table,
-        "A binary counter": binary_counter,
-        "One wave per channel": waves,
-        "A relative code": relative_code,
-        "Add or concatenate": add_or_concatenate,
+        N_("The table"): table,
+        N_("A binary counter"): binary_counter,
+        N_("One wave per channel"): waves,
+        N_("A relative code"): relative_code,
+        N_("Add or concatenate"): add_or_concatenate,
     }
 )

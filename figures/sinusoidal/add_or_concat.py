@@ -13,6 +13,7 @@ from figures.common import LEGEND_BELOW, as_array
 from figures.registry import FigureResult, register
 from figures.sinusoidal.params import describe, shown
 from figures.theme import COLORWAY
+from i18n import N_, _
 from posenc_core import attention, sampling, sinusoidal
 
 TOKEN_SEED = 0
@@ -20,7 +21,7 @@ TOKEN_SEED = 0
 
 @register(
     "sinusoidal-add-vs-concat",
-    title="Adding PE to a token embedding vs concatenating it",
+    title=N_("Adding PE to a token embedding vs concatenating it"),
     page="sinusoidal",
     params=("seq_len", "d_model", "base", "layout", "token_scale", "view", "start", "window"),
 )
@@ -37,14 +38,15 @@ def add_versus_concatenate(p: Mapping[str, Any]) -> FigureResult:
     norm_concat = torch.sqrt(token.norm() ** 2 + pe_norm**2)  # ‖[e; PE(p)]‖
     cos_concat = token.norm() / norm_concat  # cos([e; 0], [e; PE(p)])
     fig = make_subplots(  # one above the other: they share the position axis, and a phone has no room beside
-        rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1, subplot_titles=("cosine with e", "norm")
+        rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1, subplot_titles=(_("cosine with e"), _("norm"))
     )
+    added_name, concatenated_name = _("added: e + PE(p)"), _("concatenated: [e; PE(p)]")
     curves = (  # (key, legend, quantity, values, subplot row, colour)
-        ("cos_added", "added: e + PE(p)", "cosine with e", cos_added, 1, COLORWAY[0]),
-        ("cos_concatenated", "concatenated: [e; PE(p)]", "cosine with [e; 0]", cos_concat, 1, COLORWAY[1]),
-        ("norm_added", "added: e + PE(p)", "‖e + PE(p)‖", added.norm(dim=1), 2, COLORWAY[0]),
-        ("norm_concatenated", "concatenated: [e; PE(p)]", "‖[e; PE(p)]‖", norm_concat, 2, COLORWAY[1]),
-        ("norm_token", "the token alone: e", "‖e‖", token.norm().expand(positions.numel()), 2, "#777777"),
+        ("cos_added", added_name, _("cosine with e"), cos_added, 1, COLORWAY[0]),
+        ("cos_concatenated", concatenated_name, _("cosine with [e; 0]"), cos_concat, 1, COLORWAY[1]),
+        ("norm_added", added_name, "‖e + PE(p)‖", added.norm(dim=1), 2, COLORWAY[0]),
+        ("norm_concatenated", concatenated_name, "‖[e; PE(p)]‖", norm_concat, 2, COLORWAY[1]),
+        ("norm_token", _("the token alone: e"), "‖e‖", token.norm().expand(positions.numel()), 2, "#777777"),
     )
     for key, legend, quantity, values, row, colour in curves:
         fig.add_scatter(
@@ -55,23 +57,31 @@ def add_versus_concatenate(p: Mapping[str, Any]) -> FigureResult:
             legendgroup=legend,
             showlegend=key != "norm_added" and key != "norm_concatenated",
             line={"color": colour, "dash": "dot" if key == "norm_token" else "solid"},
-            hovertemplate=f"{quantity}<br>position %{{x:,}}<br>%{{y:.6g}}<extra></extra>",
+            hovertemplate=quantity + "<br>" + _("position %{x:,}") + "<br>%{y:.6g}<extra></extra>",
             row=row,
             col=1,
         )
-    fig.update_xaxes(title_text="position p (tokens)", row=2, col=1)
-    fig.update_yaxes(title_text="cosine", row=1, col=1)
-    fig.update_yaxes(title_text="norm", rangemode="tozero", row=2, col=1)
+    fig.update_xaxes(title_text=_("position p (tokens)"), row=2, col=1)
+    fig.update_yaxes(title_text=_("cosine"), row=1, col=1)
+    fig.update_yaxes(title_text=_("norm"), rangemode="tozero", row=2, col=1)
     fig.update_layout(
-        title=f"A random token embedding e with ‖e‖ = {scale:g}·‖PE‖, {describe(p)}",
+        title=_("A random token embedding e with ‖e‖ = {scale:g}·‖PE‖, {described}").format(
+            scale=scale, described=describe(p)
+        ),
         height=600,
         legend=LEGEND_BELOW,
     )
     data = {key: as_array(values) for key, _, _, values, *_ in curves}
     notes = (
         note,
-        f"added: cosine with e between {float(cos_added.min()):.3f} and {float(cos_added.max()):.3f}; "
-        f"concatenated: always {float(cos_concat.mean()):.3f} "
-        f"(e keeps its own {d_model:,} channels, the width doubles)",
+        _(
+            "added: cosine with e between {low:.3f} and {high:.3f}; concatenated: always {concatenated:.3f} (e keeps "
+            "its own {d_model:,} channels, the width doubles)"
+        ).format(
+            low=float(cos_added.min()),
+            high=float(cos_added.max()),
+            concatenated=float(cos_concat.mean()),
+            d_model=d_model,
+        ),
     )
     return FigureResult(fig, {"positions": as_array(positions), **data}, notes)

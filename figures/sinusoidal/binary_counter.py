@@ -16,6 +16,7 @@ from figures.params import ParamSpec, register_param
 from figures.registry import FigureResult, register
 from figures.sinusoidal.params import describe
 from figures.theme import DIVERGING_SCALE
+from i18n import N_, _
 from posenc_core import binary_counter, sampling, sinusoidal
 
 register_param(
@@ -23,11 +24,11 @@ register_param(
         "binary_positions",
         "int",
         64,
-        "Positions counted",
+        N_("Positions counted"),
         8,
         sampling.MAX_CELLS_PER_AXIS,
         widget="number",
-        help="Positions 0 .. N−1 written in binary beside the sinusoidal channels (every one drawn).",
+        help=N_("Positions 0 .. N−1 written in binary beside the sinusoidal channels (every one drawn)."),
     )
 )
 
@@ -60,7 +61,7 @@ def counter_and_waves(p: Mapping[str, Any]) -> dict[str, Any]:
 
 @register(
     "sinusoidal-binary-counter",
-    title="Sinusoidal PE as a binary counter",
+    title=N_("Sinusoidal PE as a binary counter"),
     page="sinusoidal",
     params=("d_model", "base", "layout", "binary_positions"),
 )
@@ -68,14 +69,17 @@ def binary_counter_figure(p: Mapping[str, Any]) -> FigureResult:
     run = counter_and_waves(p)
     positions = as_array(run["positions"]).astype("int64")
     n_bits, n_waves = run["bits"].shape[1], run["pairs"].numel()
-    bit_names = [f"bit {k}" for k in range(n_bits)]
+    bit_names = [_("bit {k}").format(k=k) for k in range(n_bits)]
     channels, wavelengths = run["sin_channels"].tolist(), run["wavelengths"].tolist()
-    wave_names = [f"ch {j} (λ {lam:.3g})" for j, lam in zip(channels, wavelengths, strict=True)]
+    wave_names = [
+        _("ch {j} (λ {wavelength:.3g})").format(j=j, wavelength=lam)
+        for j, lam in zip(channels, wavelengths, strict=True)
+    ]
     fig = make_subplots(
         rows=1,
         cols=2,
         shared_yaxes=True,
-        subplot_titles=("bits of p", "sin(p·ω_i), λ doubling"),
+        subplot_titles=(_("bits of p"), _("sin(p·ω_i), λ doubling")),
         horizontal_spacing=0.08,
         column_widths=[n_bits, max(n_waves, 1)],
     )
@@ -87,7 +91,7 @@ def binary_counter_figure(p: Mapping[str, Any]) -> FigureResult:
         zmin=0,
         zmax=1,
         showscale=False,
-        hovertemplate="p = %{y}<br>%{x}<br>value %{z:.0f}<extra></extra>",
+        hovertemplate=_("p = %{y}<br>%{x}<br>value %{z:.0f}") + "<extra></extra>",
         row=1,
         col=1,
     )
@@ -103,10 +107,11 @@ def binary_counter_figure(p: Mapping[str, Any]) -> FigureResult:
         row=1,
         col=2,
     )
-    fig.update_yaxes(autorange="reversed", title_text="position p", row=1, col=1)
+    fig.update_yaxes(autorange="reversed", title_text=_("position p"), row=1, col=1)
     fig.update_xaxes(tickangle=-45)
     fig.update_layout(
-        title=f"Bits of p beside sin channels, N={p['binary_positions']}<br>{describe(p, length=False)}",
+        title=_("Bits of p beside sin channels, N={positions}").format(positions=p["binary_positions"])
+        + f"<br>{describe(p, length=False)}",
         height=max(420, min(760, 200 + 6 * len(positions))),
         margin={"t": 110},
     )
@@ -122,27 +127,42 @@ def binary_counter_notes(p: Mapping[str, Any], run: Mapping[str, Any]) -> list[s
     step = float(omega[0] / omega[1]) if omega.numel() > 1 and omega[1] > 0 else float("inf")
     ratios = [later / earlier for earlier, later in itertools.pairwise(wavelengths)]
     doubling = bool(ratios) and all(abs(math.log2(ratio) - 1) < 0.5 for ratio in ratios)
+    doubled = (
+        _(
+            "The sin channels of pairs {pairs} have λ = {wavelengths} tokens: each about twice the one before, as the "
+            "bits halve, but smooth waves instead of steps."
+        )
+        if doubling
+        else _(
+            "The sin channels of pairs {pairs} have λ = {wavelengths} tokens: the nearest to 2π·2^k this table has, "
+            "not a doubling."
+        )
+    )
     notes = [
-        f"Bit k flips every 2^k positions: bit 0 at every step, bit {n_bits - 1} every {2 ** (n_bits - 1):,}; each "
-        "bit is half as fast as the one to its left.",
-        f"The sin channels of pairs {', '.join(map(str, pairs))} have λ = "
-        + ", ".join(f"{lam:,.3g}" for lam in wavelengths)
-        + (
-            " tokens: each about twice the one before, as the bits halve, but smooth waves instead of steps."
-            if doubling
-            else " tokens: the nearest to 2π·2^k this table has, not a doubling."
-        ),
+        _(
+            "Bit k flips every 2^k positions: bit 0 at every step, bit {last} every {period:,}; each bit is half as "
+            "fast as the one to its left."
+        ).format(last=n_bits - 1, period=2 ** (n_bits - 1)),
+        doubled.format(pairs=", ".join(map(str, pairs)), wavelengths=", ".join(f"{lam:,.3g}" for lam in wavelengths)),
     ]
     if step < 2 and len(pairs) > 1:
         notes.append(
-            f"Between two of them lie about {(pairs[-1] - pairs[0]) / (len(pairs) - 1) - 1:.1f} more pairs: λ grows by "
-            f"{step:.4g} per pair (not 2), so the table's channels are much denser than a counter's bits."
+            _(
+                "Between two of them lie about {between:.1f} more pairs: λ grows by {step:.4g} per pair (not 2), so "
+                "the table's channels are much denser than a counter's bits."
+            ).format(between=(pairs[-1] - pairs[0]) / (len(pairs) - 1) - 1, step=step)
         )
     elif step >= 2:
         notes.append(
-            f"λ grows by {step:.4g} per pair, more than a bit's 2: d_model={p['d_model']} and base={p['base']:g} give "
-            f"{omega.numel()} pairs spaced more widely than a counter's bits."
+            _(
+                "λ grows by {step:.4g} per pair, more than a bit's 2: d_model={d_model} and base={base:g} give "
+                "{count} pairs spaced more widely than a counter's bits."
+            ).format(step=step, d_model=p["d_model"], base=p["base"], count=omega.numel())
         )
     if len(pairs) < n_bits:
-        notes.append(f"{len(pairs)} pairs are drawn for the {n_bits} bits: the table has no other λ near 2π·2^k.")
+        notes.append(
+            _("{count} pairs are drawn for the {bits} bits: the table has no other λ near 2π·2^k.").format(
+                count=len(pairs), bits=n_bits
+            )
+        )
     return notes

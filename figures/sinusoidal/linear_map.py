@@ -14,6 +14,7 @@ from figures.common import as_array
 from figures.registry import FigureResult, register
 from figures.sinusoidal.params import describe, shown
 from figures.theme import DIVERGING_SCALE
+from i18n import N_, _
 from posenc_core import sampling, sinusoidal
 
 LINEAR_MAP_MAX_D = 1024  # linear_map builds the dense d x d matrix M_k (1024²: 8 MB in float64)
@@ -29,13 +30,14 @@ def _checked(p: Mapping[str, Any], *, length: bool = True) -> tuple[int, dict[st
     kw = {"base": p["base"], "layout": p["layout"], "device": p["device"], "dtype": torch.float64}
     described = describe(p, length=length)
     if d_check < p["d_model"]:
-        described = described.replace(f"d_model={p['d_model']}", f"d_model={d_check} (of {p['d_model']})")
+        shortened = _("d_model={used} (of {total})").format(used=d_check, total=p["d_model"])
+        described = described.replace(f"d_model={p['d_model']}", shortened)
     return d_check, kw, described
 
 
 @register(
     "sinusoidal-linear-map",
-    title="Sinusoidal PE: the matrix M_k",
+    title=N_("Sinusoidal PE: the matrix M_k"),
     page="sinusoidal",
     params=("d_model", "base", "layout", "offset"),
 )
@@ -57,27 +59,28 @@ def linear_map_matrix(p: Mapping[str, Any]) -> FigureResult:
             zmin=-1,
             zmax=1,
             colorbar={"title": {"text": "M_k"}, "thickness": 12},
-            hovertemplate="row channel %{y}<br>column channel %{x}<br>M_k %{z:.6g}<extra></extra>",
+            hovertemplate=_("row channel %{y}<br>column channel %{x}<br>M_k %{z:.6g}") + "<extra></extra>",
         )
     )
-    fig.update_yaxes(autorange="reversed", type="category", title_text="channel (row)", scaleanchor="x")
-    fig.update_xaxes(type="category", title_text="channel (column)", constrain="domain")
-    fig.update_layout(
-        title=f"M_k on the channels of pairs 0..{LINEAR_MAP_PAIRS - 1}, k={k:,}<br>{described}", height=480
-    )
-    notes = ["one 2×2 rotation by k·ω_i per pair (red +1, blue −1, white 0); zero between pairs"]
+    fig.update_yaxes(autorange="reversed", type="category", title_text=_("channel (row)"), scaleanchor="x")
+    fig.update_xaxes(type="category", title_text=_("channel (column)"), constrain="domain")
+    title = _("M_k on the channels of pairs 0..{last}, k={k:,}").format(last=LINEAR_MAP_PAIRS - 1, k=k)
+    fig.update_layout(title=f"{title}<br>{described}", height=480)
+    notes = [_("one 2×2 rotation by k·ω_i per pair (red +1, blue −1, white 0); zero between pairs")]
     if d_check < p["d_model"]:
         notes.append(
-            f"M_k is a dense d x d matrix; for d_model={p['d_model']:,} it would take "
-            f"{p['d_model'] ** 2 * 8 / 2**20:,.0f} MB, so it is drawn and checked with d_model={d_check:,} (same base "
-            "and layout): the property holds pair by pair, whatever d_model"
+            _(
+                "M_k is a dense d x d matrix; for d_model={d_model:,} it would take {megabytes:,.0f} MB, so it is "
+                "drawn and checked with d_model={used:,} (same base and layout): the property holds pair by pair, "
+                "whatever d_model"
+            ).format(d_model=p["d_model"], megabytes=p["d_model"] ** 2 * 8 / 2**20, used=d_check)
         )
     return FigureResult(fig, {"m_k_corner": shown_corner}, tuple(notes))
 
 
 @register(
     "sinusoidal-linear-map-error",
-    title="Sinusoidal PE: PE(p+k) = M_k PE(p), checked",
+    title=N_("Sinusoidal PE: PE(p+k) = M_k PE(p), checked"),
     page="sinusoidal",
     params=("seq_len", "d_model", "base", "layout", "offset", "view", "start", "window"),
 )
@@ -94,17 +97,19 @@ def linear_map_check(p: Mapping[str, Any]) -> FigureResult:
             x=as_array(positions),
             y=np.asarray(error.cpu(), dtype=np.float32),
             mode="lines+markers" if positions.numel() <= 64 else "lines",
-            name="max error",
-            hovertemplate="position p %{x:,}<br>max error %{y:.3g}<extra></extra>",
+            name=_("max error"),
+            hovertemplate=_("position p %{x:,}<br>max error %{y:.3g}") + "<extra></extra>",
         )
     )
-    fig.update_xaxes(title_text="position p (tokens)")
-    fig.update_yaxes(title_text="max |error| over channels", exponentformat="e")
+    fig.update_xaxes(title_text=_("position p (tokens)"))
+    fig.update_yaxes(title_text=_("max |error| over channels"), exponentformat="e")
     fig.update_layout(title=f"|M_k PE(p) − PE(p+k)|, k={k:,}<br>{described}", height=480)
     notes = [
         note,
-        f"largest error over these positions and all {d_check:,} channels: {float(error.max()):.3g} (float64)",
+        _("largest error over these positions and all {channels:,} channels: {error:.3g} (float64)").format(
+            channels=d_check, error=float(error.max())
+        ),
     ]
     if d_check % 2 and p["layout"] != "t2t":
-        notes.append("odd d_model: the last sin channel has no cos partner, so M_k cannot move it exactly")
+        notes.append(_("odd d_model: the last sin channel has no cos partner, so M_k cannot move it exactly"))
     return FigureResult(fig, {"positions": as_array(positions), "max_error": as_array(error)}, tuple(notes))

@@ -11,6 +11,7 @@ import torch
 from figures.common_params import MAX_D_MODEL, MAX_SEQ_LEN
 from figures.params import ParamSpec, index_below, register_param
 from figures.shown import shown_positions
+from i18n import N_, _
 from posenc_core import sampling, sinusoidal
 
 register_param(
@@ -18,18 +19,18 @@ register_param(
         "layout",
         "choice",
         "interleaved",
-        "Channel layout",
+        N_("Channel layout"),
         choices=sinusoidal.LAYOUTS,
-        help=(
+        help=N_(
             "Where the sin and cos channel of each frequency pair sit, and how the frequencies are spaced. "
             "interleaved (Vaswani; HF DistilBERT): sin, cos, sin, cos…, ω_i = base^(−2i/d). half (Marian): all sin "
             "channels, then all cos, same ω_i. t2t (tensor2tensor, fairseq): sin first too, ω_i = base^(−i/(d/2−1)), "
             "so the timescales run from 1 to exactly base."
         ),
         choice_labels={
-            "interleaved": "interleaved: sin, cos, sin, cos… (Vaswani)",
-            "half": "half: all sin, then all cos (Marian)",
-            "t2t": "t2t: timescales 1..base (tensor2tensor, fairseq)",
+            "interleaved": N_("interleaved: sin, cos, sin, cos… (Vaswani)"),
+            "half": N_("half: all sin, then all cos (Marian)"),
+            "t2t": N_("t2t: timescales 1..base (tensor2tensor, fairseq)"),
         },
     )
 )
@@ -40,7 +41,7 @@ def _window_limits(values: Mapping[str, Any]) -> tuple[int, int, str] | None:
     if "seq_len" not in values:
         return None
     length = int(values["seq_len"])
-    return 1, length, f"the sequence has {length:,} positions"
+    return 1, length, _("the sequence has {length:,} positions").format(length=length)
 
 
 WINDOW = register_param(
@@ -48,10 +49,10 @@ WINDOW = register_param(
         "window",
         "int",
         100,
-        "Window length (positions)",
+        N_("Window length (positions)"),
         1,
         sampling.MAX_CELLS_PER_AXIS,
-        help="How many consecutive positions the window view draws, from the window start.",
+        help=N_("How many consecutive positions the window view draws, from the window start."),
         limits=_window_limits,
     )
 )
@@ -66,7 +67,9 @@ def shown(p: Mapping[str, Any], most: int) -> tuple[torch.Tensor, str]:
     positions, note = shown_positions(p, p["seq_len"], min(p["window"], most))
     asked = min(p["window"], p["seq_len"] - p["start"])
     if positions.numel() < asked:
-        note += f" (the first {positions.numel():,} of the window's {asked:,}: this figure draws at most {most:,})"
+        note += _(" (the first {shown:,} of the window's {asked:,}: this figure draws at most {most:,})").format(
+            shown=positions.numel(), asked=asked, most=most
+        )
     return positions, note
 
 
@@ -81,17 +84,19 @@ register_param(
         "dims",
         "ints",
         (4, 16, 40),  # λ = 8.4, 20 and 112 tokens at d_model=128: ~12, 5 and 1 periods in the first 100 positions
-        "Channels to draw",
+        N_("Channels to draw"),
         0,
         MAX_D_MODEL - 1,
         max_items=6,
-        help="Channel indices j (0-based) whose wave PE[p, j] is drawn.",
-        limits=index_below("d_model", "d_model is {n}"),
+        help=N_("Channel indices j (0-based) whose wave PE[p, j] is drawn."),
+        limits=index_below("d_model", N_("d_model is {n}")),
     )
 )
 
 
-register_param(ParamSpec("offset", "int", 8, "Offset k (tokens)", 0, MAX_SEQ_LEN, help="M_k moves PE(p) to PE(p+k)."))
+register_param(
+    ParamSpec("offset", "int", 8, N_("Offset k (tokens)"), 0, MAX_SEQ_LEN, help=N_("M_k moves PE(p) to PE(p+k)."))
+)
 
 
 register_param(
@@ -99,10 +104,10 @@ register_param(
         "token_scale",
         "float",
         1.0,
-        "Token embedding norm (× ‖PE‖)",
+        N_("Token embedding norm (× ‖PE‖)"),
         0.01,
         100.0,
         log=True,
-        help="‖e‖ as a multiple of ‖PE(p)‖ = √(d_model/2).",
+        help=N_("‖e‖ as a multiple of ‖PE(p)‖ = √(d_model/2)."),
     )
 )

@@ -15,6 +15,7 @@ from figures.common import LEGEND_BELOW, as_array, band, heatmap, lines
 from figures.registry import FigureResult, register
 from figures.sinusoidal.params import describe, shown
 from figures.theme import COLORWAY, DIVERGING_SCALE, SEQUENTIAL_SCALE
+from i18n import N_, _
 from posenc_core import metrics, sinusoidal
 
 SIMILARITY_POSITIONS = 256  # rows and columns of PE·PEᵀ
@@ -57,7 +58,7 @@ def measured_rows(d_model: int, available: int) -> int:
 
 @register(
     "sinusoidal-similarity",
-    title="Sinusoidal PE: similarity PE(p)·PE(q)",
+    title=N_("Sinusoidal PE: similarity PE(p)·PE(q)"),
     page="sinusoidal",
     params=("seq_len", "d_model", "base", "layout", "view", "start", "window"),
 )
@@ -73,20 +74,21 @@ def similarity_matrix(p: Mapping[str, Any]) -> FigureResult:
         ticks,
         ticks,
         title=f"PE(p)·PE(q), {describe(p)}",
-        x_title="position q (tokens)",
-        y_title="position p (tokens)",
-        value_name="dot",
+        x_title=_("position q (tokens)"),
+        y_title=_("position p (tokens)"),
+        value_name=_("dot"),
         reversed_y=True,
         **fitted_scale(sim),
     )
     fig.update_layout(height=560)
-    notes = (note, f"the diagonal is ‖PE(p)‖² = {float(sim.diagonal().max()):.6g} (d_model/2 for even d_model)")
+    diagonal = _("the diagonal is ‖PE(p)‖² = {value:.6g} (d_model/2 for even d_model)")
+    notes = (note, diagonal.format(value=float(sim.diagonal().max())))
     return FigureResult(fig, {"similarity": as_array(sim), "positions": as_array(positions)}, notes)
 
 
 @register(
     "sinusoidal-relative",
-    title="Sinusoidal PE: PE(p)·PE(p+k) against the offset k",
+    title=N_("Sinusoidal PE: PE(p)·PE(p+k) against the offset k"),
     page="sinusoidal",
     params=("seq_len", "d_model", "base", "layout", "view", "start"),
 )
@@ -94,31 +96,34 @@ def relative_similarity(p: Mapping[str, Any]) -> FigureResult:
     d_model, kw = p["d_model"], {"base": p["base"], "layout": p["layout"], "device": p["device"]}
     first = p["start"] if p["view"] == "window" else 0
     if first >= p["seq_len"]:
-        raise ValueError(f"start must be < seq_len={p['seq_len']:,} in the window view (got {first:,})")
+        message = _("start must be < seq_len={seq_len:,} in the window view (got {start:,})")
+        raise ValueError(message.format(seq_len=p["seq_len"], start=first))
     rows = measured_rows(d_model, p["seq_len"] - first)
     table = sinusoidal.encoding(None, d_model, positions=torch.arange(first, first + rows), **kw)
     offsets, mean, std = metrics.offset_similarity(table, torch.arange(max(1, rows // 2)))
     closed = sinusoidal.relative_similarity(offsets, d_model, position=float(first), **kw)
     fig = lines(
         offsets,
-        {"closed form Σ cos(k·ω_i)": closed, "measured mean over p": mean},
-        title=f"PE(p)·PE(p+k) against k, {describe(p)}",
-        x_title="offset k (tokens)",
+        {_("closed form Σ cos(k·ω_i)"): closed, _("measured mean over p"): mean},
+        title=_("PE(p)·PE(p+k) against k, {described}").format(described=describe(p)),
+        x_title=_("offset k (tokens)"),
         y_title="PE(p)·PE(p+k)",
     )
     fig.data[0].line.color, fig.data[1].line.color, fig.data[1].line.dash = COLORWAY[1], COLORWAY[0], "dash"
-    spread_band(fig, offsets, mean, std, name="mean ± std over p", color="rgba(31,119,180,0.25)")
+    spread_band(fig, offsets, mean, std, name=_("mean ± std over p"), color="rgba(31,119,180,0.25)")
     fig.update_layout(legend=LEGEND_BELOW)
     last = first + rows - 1
+    spread = (
+        _("largest std over p: {std:.3g} (the unpaired last sin channel of an odd d_model depends on p)")
+        if d_model % 2 and p["layout"] != "t2t"
+        else _("largest std over p: {std:.3g} (float32 rounding: the dot product depends on k only)")
+    )
     notes = (
-        f"measured on the {rows:,} consecutive positions {first:,}..{last:,}: for each k, every p with p+k in "
-        "that range",
-        f"largest std over p: {float(std.max()):.3g} "
-        + (
-            "(the unpaired last sin channel of an odd d_model depends on p)"
-            if d_model % 2 and p["layout"] != "t2t"
-            else "(float32 rounding: the dot product depends on k only)"
-        ),
+        _(
+            "measured on the {rows:,} consecutive positions {first:,}..{last:,}: for each k, every p with p+k in "
+            "that range"
+        ).format(rows=rows, first=first, last=last),
+        spread.format(std=float(std.max())),
     )
     data = {"offset": as_array(offsets), "closed_form": as_array(closed), "mean": as_array(mean), "std": as_array(std)}
     return FigureResult(fig, data, notes)

@@ -13,6 +13,7 @@ from figures.registry import FigureResult, register
 from figures.shown import shown_channels
 from figures.sinusoidal.params import describe, shown
 from figures.theme import DIVERGING_SCALE
+from i18n import N_, _
 from posenc_core import sampling, sinusoidal
 
 HEATMAP_POSITIONS = 384  # rows of the PE heatmap's overview (with the similarity matrix the page stays under 3 MB)
@@ -44,7 +45,7 @@ def round_ticks(channels: torch.Tensor) -> list[int]:
 
 @register(
     "sinusoidal-heatmap",
-    title="Sinusoidal position encoding (position x channel)",
+    title=N_("Sinusoidal position encoding (position x channel)"),
     page="sinusoidal",
     params=("seq_len", "d_model", "base", "layout", "view", "start", "window"),
 )
@@ -64,9 +65,9 @@ def encoding_heatmap(p: Mapping[str, Any]) -> FigureResult:
         pe,
         as_array(channels).astype(np.int32),
         as_array(positions).astype(np.int64),
-        title=f"Sinusoidal PE[p, j], {describe(p)}",
-        x_title="channel j",
-        y_title="position p (tokens)",
+        title=_("Sinusoidal PE[p, j], {described}").format(described=describe(p)),
+        x_title=_("channel j"),
+        y_title=_("position p (tokens)"),
         value_name="PE",
         colorscale=DIVERGING_SCALE,
         zmin=-1,
@@ -84,9 +85,11 @@ def encoding_heatmap(p: Mapping[str, Any]) -> FigureResult:
     if bool(aliased.any()):
         fastest = int(sinusoidal.channel_pair_index(p["d_model"], p["layout"], device="cpu")[channels][aliased].max())
         notes.append(
-            f"rows are {stride:,.0f} positions apart: the {int(aliased.sum()):,} channels shown with λ < "
-            f"{2 * stride:,.0f} tokens (pairs 0..{fastest:,}) turn more than half a period from row to row, so their "
-            "stripes alias: the pattern there is not their wave. The window view draws every position."
+            _(
+                "rows are {stride:,.0f} positions apart: the {count:,} channels shown with λ < {limit:,.0f} tokens "
+                "(pairs 0..{fastest:,}) turn more than half a period from row to row, so their stripes alias: the "
+                "pattern there is not their wave. The window view draws every position."
+            ).format(stride=stride, count=int(aliased.sum()), limit=2 * stride, fastest=fastest)
         )
     data = {"encoding": as_array(pe), "positions": as_array(positions), "channels": as_array(channels)}
     return FigureResult(fig, data, tuple(notes))

@@ -15,6 +15,7 @@ from figures.registry import FigureResult, register
 from figures.shown import shown_channels
 from figures.sinusoidal.params import describe, shown
 from figures.theme import COLORWAY
+from i18n import N_, _
 from posenc_core import sampling, sinusoidal
 
 CURVE_POSITIONS = sampling.MAX_CURVE_POINTS // 2  # points of one wave in an overview
@@ -25,7 +26,7 @@ ENVELOPE_COLUMNS = 1024  # min/max columns of an aliasing wave
 
 @register(
     "sinusoidal-waves",
-    title="Sinusoidal PE: one wave per channel",
+    title=N_("Sinusoidal PE: one wave per channel"),
     page="sinusoidal",
     params=("seq_len", "d_model", "base", "layout", "dims", "view", "start", "window"),
 )
@@ -33,7 +34,8 @@ def channel_waves(p: Mapping[str, Any]) -> FigureResult:
     d_model, layout, device = p["d_model"], p["layout"], p["device"]
     dims = [j for j in p["dims"] if j < d_model]
     if not dims:
-        raise ValueError(f"dims must hold at least one channel < d_model={d_model} (got {list(p['dims'])})")
+        message = _("dims must hold at least one channel < d_model={d_model} (got {dims})")
+        raise ValueError(message.format(d_model=d_model, dims=list(p["dims"])))
     window = p["view"] == "window"
     positions, position_note = shown(p, sampling.MAX_CELLS_PER_AXIS if window else CURVE_POSITIONS)
     stride = sampling.sampling_stride(positions)
@@ -43,7 +45,7 @@ def channel_waves(p: Mapping[str, Any]) -> FigureResult:
     fig, data, notes, banded = go.Figure(), {"positions": as_array(positions)}, [position_note], []
     for n, j in enumerate(dims):
         colour, lam = COLORWAY[n % len(COLORWAY)], float(wavelength[j])
-        name = f"channel {j} (pair {int(pair[j])}, λ={lam:,.4g})"
+        name = _("channel {j} (pair {pair}, λ={wavelength:,.4g})").format(j=j, pair=int(pair[j]), wavelength=lam)
         if sampling.is_sampled(positions) and sampling.aliases(stride, lam):
             every = torch.arange(p["seq_len"], dtype=torch.int64)
             values = sinusoidal.encoding(None, d_model, positions=every, channels=[j], **kw)[:, 0].cpu()
@@ -60,21 +62,32 @@ def channel_waves(p: Mapping[str, Any]) -> FigureResult:
                     mode="lines",
                     name=name,
                     line={"color": colour},
-                    hovertemplate=f"channel {j}<br>position %{{x:,}}<br>PE %{{y:.6g}}<extra></extra>",
+                    hovertemplate=_("channel {j}").format(j=j)
+                    + "<br>"
+                    + _("position %{x:,}<br>PE %{y:.6g}")
+                    + "<extra></extra>",
                 )
             )
             data[f"channel_{j}"] = as_array(values)
     if banded:
         notes.append(
-            f"channels {', '.join(map(str, banded))}: λ is shorter than twice the sampling step ({stride:,.0f}), so "
-            f"samples would alias; each band is the min..max of every position in {ENVELOPE_COLUMNS:,} columns"
+            _(
+                "channels {channels}: λ is shorter than twice the sampling step ({stride:,.0f}), so samples would "
+                "alias; each band is the min..max of every position in {columns:,} columns"
+            ).format(channels=", ".join(map(str, banded)), stride=stride, columns=ENVELOPE_COLUMNS)
         )
     dropped = [j for j in p["dims"] if j >= d_model]
     if dropped:
-        notes.append(f"dims {', '.join(map(str, dropped))} are not channels of d_model={d_model}: not drawn")
+        notes.append(
+            _("dims {dims} are not channels of d_model={d_model}: not drawn").format(
+                dims=", ".join(map(str, dropped)), d_model=d_model
+            )
+        )
     fig.update_layout(
-        title=f"PE[p, j] for channels j = {', '.join(map(str, dims))}; {describe(p)}",
-        xaxis_title="position p (tokens)",
+        title=_("PE[p, j] for channels j = {channels}; {described}").format(
+            channels=", ".join(map(str, dims)), described=describe(p)
+        ),
+        xaxis_title=_("position p (tokens)"),
         yaxis_title="PE[p, j]",
         yaxis_range=[-1.1, 1.1],
         hovermode="closest",
@@ -87,7 +100,7 @@ def _add_envelope(fig: go.Figure, env: sampling.Envelope, name: str, colour: str
     """A filled min..max band; hover names the columns' position range and the true extremes."""
     centre = as_array((env.first + env.last).double() / 2)
     extent = np.stack([as_array(env.first), as_array(env.last), as_array(env.low), as_array(env.high)], axis=1)
-    hover = "positions %{customdata[0]:,}..%{customdata[1]:,}<br>min %{customdata[2]:.4g}, max %{customdata[3]:.4g}"
+    hover = _("positions %{customdata[0]:,}..%{customdata[1]:,}<br>min %{customdata[2]:.4g}, max %{customdata[3]:.4g}")
     fig.add_trace(
         go.Scatter(
             x=centre,
@@ -120,11 +133,13 @@ def _add_envelope(fig: go.Figure, env: sampling.Envelope, name: str, colour: str
 TWO_PI = 2 * math.pi
 
 
-_VASWANI = "ω_i = base^(−2i/d) stops at i = ⌈d/2⌉ − 1, short of 1/base, so the slowest λ is less than 2π·base"
-SPACING = {  # how each layout spaces its frequencies (posenc_core.sinusoidal.inv_freq)
+_VASWANI = N_("ω_i = base^(−2i/d) stops at i = ⌈d/2⌉ − 1, short of 1/base, so the slowest λ is less than 2π·base")
+SPACING = {  # how each layout spaces its frequencies (posenc_core.sinusoidal.inv_freq); shown with _()
     "interleaved": _VASWANI,
     "half": _VASWANI,
-    "t2t": "t2t spaces the timescales from 1 to base, ω_i = base^(−i/(d/2 − 1)), so the slowest λ is exactly 2π·base",
+    "t2t": N_(
+        "t2t spaces the timescales from 1 to base, ω_i = base^(−i/(d/2 − 1)), so the slowest λ is exactly 2π·base"
+    ),
 }
 
 
@@ -141,7 +156,7 @@ def slowest_wavelength(d_model: int, base: float, layout: str) -> tuple[float, s
 
 @register(
     "sinusoidal-wavelengths",
-    title="Sinusoidal PE: wavelength of every channel",
+    title=N_("Sinusoidal PE: wavelength of every channel"),
     page="sinusoidal",
     params=("seq_len", "d_model", "base", "layout"),
 )
@@ -159,26 +174,30 @@ def channel_wavelengths(p: Mapping[str, Any]) -> FigureResult:
             mode="markers" if channels.numel() <= 256 else "lines",
             name="λ_j = 2π / ω_i",
             customdata=as_array(pair[finite]),
-            hovertemplate="channel %{x}<br>pair i = %{customdata}<br>λ = %{y:,.6g} tokens<extra></extra>",
+            hovertemplate=_("channel %{x}<br>pair i = %{customdata}<br>λ = %{y:,.6g} tokens") + "<extra></extra>",
         )
     )
     mark(fig, p["seq_len"], f"L = {p['seq_len']:,}", axis="y", log=True)
-    mark(fig, TWO_PI, "2π: the fastest possible", axis="y", log=True, dash="dot", anchor="right")
+    mark(fig, TWO_PI, _("2π: the fastest possible"), axis="y", log=True, dash="dot", anchor="right")
     fig.update_layout(
-        title=f"Wavelength of each channel (from its pair index i), {describe(p)}",
-        xaxis_title="channel j",
-        yaxis_title="wavelength λ (tokens)",
+        title=_("Wavelength of each channel (from its pair index i), {described}").format(described=describe(p)),
+        xaxis_title=_("channel j"),
+        yaxis_title=_("wavelength λ (tokens)"),
         yaxis_type="log",
     )
     longer = int((lam[finite] > p["seq_len"]).sum())
     slowest, formula = slowest_wavelength(d_model, p["base"], layout)
     notes = [
-        f"The slowest pair has λ = {formula} = {slowest:,.0f} tokens: {SPACING[layout]}.",
-        f"{longer:,} of {int(finite.sum()):,} channels shown have λ > L = {p['seq_len']:,}: over the whole context "
-        "they turn by less than one period, so they tell far positions apart but not neighbours.",
+        _("The slowest pair has λ = {formula} = {slowest:,.0f} tokens: {spacing}.").format(
+            formula=formula, slowest=slowest, spacing=_(SPACING[layout])
+        ),
+        _(
+            "{longer:,} of {shown:,} channels shown have λ > L = {seq_len:,}: over the whole context they turn by "
+            "less than one period, so they tell far positions apart but not neighbours."
+        ).format(longer=longer, shown=int(finite.sum()), seq_len=p["seq_len"]),
     ]
     if not bool(finite.all()):
-        notes.append("the t2t padding channel of an odd d_model is constant 0 (λ = ∞): not drawn")
+        notes.append(_("the t2t padding channel of an odd d_model is constant 0 (λ = ∞): not drawn"))
     if channel_note:
         notes.append(channel_note)
     data = {"channels": as_array(channels), "pair_index": as_array(pair), "wavelength": as_array(lam)}
