@@ -5,21 +5,24 @@ import streamlit as st
 
 from figures.compare.items import syntax_help
 from figures.compare.metrics import comparison_rows
-from posenc_core.schemes import facts_table
+from figures.why.schemes import translated_facts_table
+from i18n import N_, _
 from ui import controls, show
 from ui.router import ensure_app_router
 from ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 
-st.title("⚖️ Compare positional encodings")
+st.title(_("⚖️ Compare positional encodings"))
 st.markdown(
-    "How quickly does each scheme forget how far apart two tokens are? To put them on one footing, every curve "
-    "below is a *similarity against relative distance k*, equal to 1 at k = 0. For an absolute table "
-    "(sinusoidal, learned) it is the mean over positions p of PE(p)·PE(p+k); for RoPE the attention score of a "
-    "rotated query and key that are both all-ones; for ALiBi the attention a head gives a key k tokens back, "
-    "relative to the current token, when the contents are equal. T5's bias is a learned scalar per bucket, so "
-    "instead of a curve it shows how many distances it can tell apart. Every value is computed by `posenc_core`."
+    _(
+        "How quickly does each scheme forget how far apart two tokens are? To put them on one footing, every curve "
+        "below is a *similarity against relative distance k*, equal to 1 at k = 0. For an absolute table "
+        "(sinusoidal, learned) it is the mean over positions p of PE(p)·PE(p+k); for RoPE the attention score of a "
+        "rotated query and key that are both all-ones; for ALiBi the attention a head gives a key k tokens back, "
+        "relative to the current token, when the contents are equal. T5's bias is a learned scalar per bucket, so "
+        "instead of a curve it shows how many distances it can tell apart. Every value is computed by `posenc_core`."
+    )
 )
 st.latex(
     r"s_{\text{abs}}(k) = \frac{\operatorname{mean}_p PE(p)\cdot PE(p+k)}{\operatorname{mean}_p \lVert PE(p)\rVert^2}"
@@ -28,57 +31,72 @@ st.latex(
 st.latex(r"s_{\text{ALiBi}}(k) = e^{-m k},\qquad \text{T5: } \#\{\text{bucket}(j) : 0 \le j \le k\}")
 
 params = {"schemes": controls.control("schemes")}
-st.caption("Items: " + syntax_help())
+st.caption(_("Items: {items}").format(items=syntax_help()))
 for column, name in zip(st.columns(5), ("seq_len", "d_model", "head_dim", "base", "distance_axis"), strict=True):
     with column:
-        label = "Context L" if name == "seq_len" else None
-        least = (2, "distances need two positions") if name == "seq_len" else None
+        label = _("Context L") if name == "seq_len" else None
+        least = (2, _("distances need two positions")) if name == "seq_len" else None
         params[name] = controls.control(name, label=label, least=least)
 st.caption(
-    "Distances k run from 0 to L − 1. d_model is the width of `sinusoidal` and `learned`; head_dim and base are "
-    "those of plain `rope`."
+    _(
+        "Distances k run from 0 to L − 1. d_model is the width of `sinusoidal` and `learned`; head_dim and base are "
+        "those of plain `rope`."
+    )
 )
 
 
 def similarity() -> None:
     result = show.figure("compare-similarity", params)
     if result is not None:
-        table = pd.DataFrame(comparison_rows(result, params)).set_index("scheme").T  # one column per scheme
-        st.table(table.rename_axis("metric"))  # a static table wraps long scheme names instead of cutting them
+        rows = comparison_rows(result, params)
+        table = pd.DataFrame(rows).set_index(_("scheme")).T  # one column per scheme
+        st.table(table.rename_axis(_("metric")))  # a static table wraps long scheme names instead of cutting them
         st.caption(
-            "u(p) = the row for position p scaled to unit length: the PE row (sinusoidal, learned) or the rotated "
-            "all-ones vector R(p)·1 (RoPE), over the first 256 positions (a learned table: all its rows up to L). "
-            "“First k with similarity < 0.5” is exact up to k = 1,023, then read off the sampled curve (≤). "
-            "Distinct signals: how many different position signals the distances 0 … L−1 produce."
+            _(
+                "u(p) = the row for position p scaled to unit length: the PE row (sinusoidal, learned) or the rotated "
+                "all-ones vector R(p)·1 (RoPE), over the first 256 positions (a learned table: all its rows up to L). "
+                "“First k with similarity < 0.5” is exact up to k = 1,023, then read off the sampled curve (≤). "
+                "Distinct signals: how many different position signals the distances 0 … L−1 produce."
+            )
         )
     what_to_notice(
-        "Sinusoidal with d_model = 128 and plain RoPE with head_dim = 128 (both base 10000) draw the same curve: "
-        "both are Σ cos(kθ_i) over the same frequencies. RoPE puts that sum inside the attention score, where the "
-        "content of q and k cannot blur it.",
-        "A larger base (Llama-3.1: 500000) and context scaling keep the similarity high over longer distances; the "
-        "longest wavelength in the table tells how far the slowest pair turns less than once.",
-        "ALiBi falls exponentially: a head of slope m halves its attention every ln 2 / m tokens, at any context "
-        "length.",
-        "A random (untrained) learned table has no notion of distance: its rows are unrelated, the similarity is "
-        "noise from k = 1, and it has no row past its length. A trained table (`learned:all-minilm-l6-v2`) decays.",
-        "T5 tells only its bucket count of distances apart: past max_distance every distance looks the same.",
+        _(
+            "Sinusoidal with d_model = 128 and plain RoPE with head_dim = 128 (both base 10000) draw the same curve: "
+            "both are Σ cos(kθ_i) over the same frequencies. RoPE puts that sum inside the attention score, where the "
+            "content of q and k cannot blur it."
+        ),
+        _(
+            "A larger base (Llama-3.1: 500000) and context scaling keep the similarity high over longer distances; the "
+            "longest wavelength in the table tells how far the slowest pair turns less than once."
+        ),
+        _(
+            "ALiBi falls exponentially: a head of slope m halves its attention every ln 2 / m tokens, at any context "
+            "length."
+        ),
+        _(
+            "A random (untrained) learned table has no notion of distance: its rows are unrelated, the similarity is "
+            "noise from k = 1, and it has no row past its length. A trained table (`learned:all-minilm-l6-v2`) decays."
+        ),
+        _("T5 tells only its bucket count of distances apart: past max_distance every distance looks the same."),
     )
 
 
 def decay_bound() -> None:
     show.figure("compare-decay", params)
     what_to_notice(
-        "The RoFormer bound falls with k, faster for small bases: the long-term decay RoPE is known for. It bounds "
-        "the score; the score itself oscillates under it.",
+        _(
+            "The RoFormer bound falls with k, faster for small bases: the long-term decay RoPE is known for. It bounds "
+            "the score; the score itself oscillates under it."
+        ),
     )
 
 
 show_sections(
     {
-        "Similarity against distance": similarity,
-        "RoPE's long-term decay bound": decay_bound,
+        N_("Similarity against distance"): similarity,
+        N_("RoPE's long-term decay bound"): decay_bound,
     }
 )
 
-with st.expander("The schemes at a glance"):
-    st.table(pd.DataFrame(facts_table()).set_index("scheme"))
+with st.expander(_("The schemes at a glance")):
+    st.table(pd.DataFrame(translated_facts_table()).set_index(_("scheme")))

@@ -14,6 +14,7 @@ import torch
 
 from figures.common import sampled_note
 from figures.compare.items import COMPARE_CURVES, CompareItem
+from i18n import _
 from posenc_core import sampling
 
 CURVE_POINTS = 1024  # distances per curve (4 curves: 4096 points)
@@ -35,15 +36,19 @@ def distances(p: Mapping[str, Any]) -> tuple[torch.Tensor, str]:
     """Exact distances at display resolution (log-spaced from 1, or evenly spaced from 0) and their note."""
     length = p["seq_len"]
     if length < 2:
-        raise ValueError(f"seq_len must be at least 2 to compare distances (got {length})")
+        raise ValueError(_("seq_len must be at least 2 to compare distances (got {length})").format(length=length))
     if p["distance_axis"] == "linear":
         ks = sampling.sampled_positions(length, CURVE_POINTS)
         return ks, sampled_note(ks.numel(), length, "distances")
     grid = torch.logspace(0, math.log10(length - 1), CURVE_POINTS, dtype=torch.float64).round().long()
     ks = torch.unique(grid)
     if ks.numel() >= length - 1:
-        return ks, f"all distances 1 to {length - 1:,} (k = 0 is 1 by definition; a log axis cannot show it)"
-    return ks, f"sampled: {ks.numel():,} of {length - 1:,} distances, log-spaced (exact values at those distances)"
+        return ks, _("all distances 1 to {last:,} (k = 0 is 1 by definition; a log axis cannot show it)").format(
+            last=length - 1
+        )
+    return ks, _("sampled: {shown:,} of {total:,} distances, log-spaced (exact values at those distances)").format(
+        shown=ks.numel(), total=length - 1
+    )
 
 
 def notes(items: list[CompareItem]) -> list[str]:

@@ -14,12 +14,13 @@ from figures.compare.items import COMPARE_CURVES, parse_schemes
 from figures.compare.params import COMPARE_PARAMS
 from figures.registry import FigureResult, register
 from figures.theme import COLORWAY
+from i18n import N_, _
 from posenc_core import rope_bounds
 
 
 @register(
     "compare-decay",
-    title="RoFormer long-term decay bound of the RoPE schemes",
+    title=N_("RoFormer long-term decay bound of the RoPE schemes"),
     page="compare",
     params=COMPARE_PARAMS,
 )
@@ -27,6 +28,7 @@ def decay_curves(p: Mapping[str, Any]) -> FigureResult:
     schemes, (ks, note) = parse_schemes(p["schemes"], p), distances(p)
     fig = make_subplots(rows=1, cols=1)
     data = {"distance": as_array(ks)}
+    hover = _("distance k %{x:,}<br>bound ÷ bound(0) %{y:.6g}") + "<extra></extra>"
     for i, s in enumerate(schemes):
         frequencies = COMPARE_CURVES[s.kind].inv_freq
         if frequencies is None:
@@ -40,12 +42,12 @@ def decay_curves(p: Mapping[str, Any]) -> FigureResult:
             mode="lines",
             name=s.label,
             line={"color": COLORWAY[i % len(COLORWAY)]},
-            hovertemplate=f"{s.label}<br>distance k %{{x:,}}<br>bound ÷ bound(0) %{{y:.6g}}<extra></extra>",
+            hovertemplate=f"{s.label}<br>{hover}",
         )
         data[f"bound_{i}"] = as_array(bound)
     if len(data) == 1:
         fig.add_annotation(
-            text="No RoPE item in the list: add rope or rope:&lt;preset&gt; to see its bound",
+            text=_("No RoPE item in the list: add rope or rope:&lt;preset&gt; to see its bound"),
             showarrow=False,
             xref="paper",
             yref="paper",
@@ -53,16 +55,20 @@ def decay_curves(p: Mapping[str, Any]) -> FigureResult:
             y=0.5,
         )
     log_x = p["distance_axis"] == "log"
-    fig.update_xaxes(type="log" if log_x else "linear", title_text="relative distance k (tokens)")
-    fig.update_yaxes(title_text="bound ÷ bound at k = 0")
+    fig.update_xaxes(type="log" if log_x else "linear", title_text=_("relative distance k (tokens)"))
+    fig.update_yaxes(title_text=_("bound ÷ bound at k = 0"))
     fig.update_layout(
-        title=f"RoFormer decay bound (1/(d/2)) Σ_j |S_j(k)|, relative to k = 0, L={p['seq_len']:,}",
+        title=_("RoFormer decay bound (1/(d/2)) Σ_j |S_j(k)|, relative to k = 0, L={length:,}").format(
+            length=p["seq_len"]
+        ),
         height=420,
         legend={"orientation": "h", "y": -0.2},
     )
     notes = (
         note,
-        "S_j(k) = Σ_{i<j} e^{i·k·θ_i} over the rotated pairs; |q·R(k)k| ≤ max_i |h_{i+1} − h_i|·Σ_j |S_j(k)| "
-        "(RoFormer §3.4.3): the bound shrinks as k grows, slower where the frequencies are lower",
+        _(
+            "S_j(k) = Σ_{i<j} e^{i·k·θ_i} over the rotated pairs; |q·R(k)k| ≤ max_i |h_{i+1} − h_i|·Σ_j |S_j(k)| "
+            "(RoFormer §3.4.3): the bound shrinks as k grows, slower where the frequencies are lower"
+        ),
     )
     return FigureResult(fig, data, notes)

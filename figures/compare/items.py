@@ -17,6 +17,7 @@ from typing import Any
 
 import torch
 
+from i18n import _
 from posenc_core import presets
 from posenc_core.device import resolve_device
 from posenc_core.presets import ModelPreset
@@ -97,29 +98,41 @@ def parse_schemes(text: str, p: Mapping[str, Any]) -> list[CompareItem]:
     """The items of ``text`` (2 to 4), or a ValueError naming the bad item and what is allowed."""
     items = [item.strip() for item in str(text).split(",") if item.strip()]
     if not 2 <= len(items) <= 4:
-        raise ValueError(f"schemes must list 2 to 4 items separated by commas, e.g. {EXAMPLE} (got {len(items)})")
-    parsed = [_parse_item(f"schemes item {i} ({item!r})", item.lower(), p) for i, item in enumerate(items, 1)]
+        raise ValueError(
+            _("schemes must list 2 to 4 items separated by commas, e.g. {example} (got {count})").format(
+                example=EXAMPLE, count=len(items)
+            )
+        )
+    parsed = [
+        _parse_item(_("schemes item {number} ({item})").format(number=i, item=repr(item)), item.lower(), p)
+        for i, item in enumerate(items, 1)
+    ]
     labels = [item.label for item in parsed]
     if len(set(labels)) < len(labels):
-        raise ValueError(f"schemes lists the same scheme twice ({', '.join(labels)})")
+        raise ValueError(_("schemes lists the same scheme twice ({labels})").format(labels=", ".join(labels)))
     return parsed
 
 
 def _parse_item(where: str, item: str, p: Mapping[str, Any]) -> CompareItem:
     body, at, head = item.partition("@")
-    kind, _, argument = (part.strip() for part in body.partition(":"))
+    kind, _colon, argument = (part.strip() for part in body.partition(":"))
     if kind not in COMPARE_CURVES:
-        raise ValueError(f"{where}: the scheme must be one of {', '.join(kinds())}")
+        raise ValueError(_("{where}: the scheme must be one of {kinds}").format(where=where, kinds=", ".join(kinds())))
     curve = COMPARE_CURVES[kind]
     if at and not curve.takes_head:
-        raise ValueError(f"{where}: only {', '.join(k for k in kinds() if COMPARE_CURVES[k].takes_head)} takes @head")
+        takers = ", ".join(k for k in kinds() if COMPARE_CURVES[k].takes_head)
+        raise ValueError(_("{where}: only {kinds} takes @head").format(where=where, kinds=takers))
     return curve.parse(where, argument, head if at else None, p)
 
 
 def parse_integer(where: str, text: str, name: str, low: int, high: int) -> int:
     """``text`` as a whole number in [low, high], or a ValueError naming ``name`` and the range."""
     if not text.strip().isdigit() or not low <= int(text) <= high:
-        raise ValueError(f"{where}: {name} must be a whole number from {low} to {high:,} (got {text!r})")
+        raise ValueError(
+            _("{where}: {name} must be a whole number from {low} to {high:,} (got {text})").format(
+                where=where, name=name, low=low, high=high, text=repr(text)
+            )
+        )
     return int(text)
 
 
@@ -127,7 +140,11 @@ def preset_of(where: str, key: str, *schemes: str) -> ModelPreset:
     """The preset ``key`` if its scheme is one of ``schemes``, else a ValueError listing those presets."""
     matching = preset_keys(*schemes)
     if key not in matching:
-        raise ValueError(f"{where}: {key!r} is not a {schemes[0]} preset; those are {', '.join(matching)}")
+        raise ValueError(
+            _("{where}: {key} is not a {scheme} preset; those are {presets}").format(
+                where=where, key=repr(key), scheme=schemes[0], presets=", ".join(matching)
+            )
+        )
     return presets.PRESETS[key]
 
 

@@ -12,6 +12,7 @@ import torch
 from figures.compare.curves import curve_of
 from figures.compare.items import COMPARE_CURVES, CompareItem, parse_schemes
 from figures.registry import FigureResult
+from i18n import N_, _
 from posenc_core import metrics
 
 TABLE_ROWS = 256  # positions the distance metrics of sinusoidal and RoPE are measured on (a learned table: all rows)
@@ -20,16 +21,17 @@ FAR = 50  # the distance metric ‖u(50) − u(0)‖
 
 
 METRICS = {
-    "similarity_at_1": "similarity at k = 1",
-    "half_distance": "first k with similarity < 0.5",
-    "similarity_at_last": "similarity at k = L − 1",
-    "adjacent_mean": "mean ‖u(p+1) − u(p)‖",
-    "adjacent_std": "std ‖u(p+1) − u(p)‖",
-    "far_distance": f"‖u({FAR}) − u(0)‖",
-    "longest_wavelength": "longest wavelength (tokens)",
-    "wavelength_over_length": "longest wavelength ÷ L",
-    "distinct_signals": "distinct signals over 0..L−1",
+    "similarity_at_1": N_("similarity at k = 1"),
+    "half_distance": N_("first k with similarity < 0.5"),
+    "similarity_at_last": N_("similarity at k = L − 1"),
+    "adjacent_mean": N_("mean ‖u(p+1) − u(p)‖"),
+    "adjacent_std": N_("std ‖u(p+1) − u(p)‖"),
+    "far_distance": f"‖u({FAR}) − u(0)‖",  # a formula: the same in every language
+    "longest_wavelength": N_("longest wavelength (tokens)"),
+    "wavelength_over_length": N_("longest wavelength ÷ L"),
+    "distinct_signals": N_("distinct signals over 0..L−1"),
 }
+SAME_IN_EVERY_LANGUAGE = {"far_distance"}
 
 
 def measure(item: CompareItem, ks: torch.Tensor, p: Mapping[str, Any]) -> tuple[torch.Tensor, torch.Tensor, dict]:
@@ -73,17 +75,19 @@ def _table_metrics(table: torch.Tensor, longest: float, length: int) -> dict[str
 
 
 def comparison_rows(result: FigureResult, p: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The metrics of ``compare-similarity`` as table rows (one per scheme) for ``st.dataframe``."""
+    """The metrics of ``compare-similarity`` as table rows (one per scheme) for ``st.dataframe``, keyed by
+    ``_("scheme")`` and the metrics' titles in the reader's language."""
     schemes = parse_schemes(p["schemes"], p)
     rows = []
     for i, s in enumerate(schemes):
-        row: dict[str, Any] = {"scheme": s.label}
-        for key, title in METRICS.items():
+        row: dict[str, Any] = {_("scheme"): s.label}
+        for key, english in METRICS.items():
+            title = english if key in SAME_IN_EVERY_LANGUAGE else _(english)
             value = float(result.data[f"metric_{key}"][i])
             if math.isnan(value):
                 row[title] = "—"
             elif key == "half_distance":
-                row[title] = f"≤ {-value:,.0f} (sampled)" if value < 0 else f"{value:,.0f}"
+                row[title] = _("≤ {k:,.0f} (sampled)").format(k=-value) if value < 0 else f"{value:,.0f}"
             elif key == "distinct_signals":
                 row[title] = f"{value:,.0f}"
             else:

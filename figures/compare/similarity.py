@@ -19,11 +19,12 @@ from figures.compare.metrics import METRICS, measure
 from figures.compare.params import COMPARE_PARAMS
 from figures.registry import FigureResult, register
 from figures.theme import COLORWAY
+from i18n import N_, _
 
 
 @register(
     "compare-similarity",
-    title="Similarity against relative distance k, several schemes",
+    title=N_("Similarity against relative distance k, several schemes"),
     page="compare",
     params=COMPARE_PARAMS,
 )
@@ -36,14 +37,21 @@ def similarity_curves(p: Mapping[str, Any]) -> FigureResult:
         cols=2 if signals else 1,
         column_widths=[0.62, 0.38] if signals else None,
         horizontal_spacing=0.1,
-        subplot_titles=("similarity", f"{_kinds(signals)}: distinct signals in 0..k") if signals else None,
+        subplot_titles=(
+            (_("similarity"), _("{kinds}: distinct signals in 0..k").format(kinds=_kinds(signals))) if signals else None
+        ),
     )
     data: dict[str, np.ndarray] = {}
     table: dict[str, list[float]] = {key: [] for key in METRICS}
     for i, s in reversed(list(enumerate(schemes))):  # drawn last to first: the first item lies on top
         x, y, measured = measure(s, ks, p)
         curve = COMPARE_CURVES[s.kind]
-        col, what = (2, "distinct buckets") if curve.panel == "signals" else (1, "similarity")
+        col, what = (2, "distinct buckets") if curve.panel == "signals" else (1, "similarity")  # data key
+        hover = (
+            _("distance k %{x:,}<br>distinct buckets %{y:.6g}")
+            if curve.panel == "signals"
+            else _("distance k %{x:,}<br>similarity %{y:.6g}")
+        )
         fig.add_scatter(
             x=as_array(x),
             y=as_array(y),
@@ -55,7 +63,7 @@ def similarity_curves(p: Mapping[str, Any]) -> FigureResult:
                 "shape": "hv" if curve.panel == "signals" else "linear",
                 "dash": curve.dash,  # absolute tables dashed: visible where curves coincide
             },
-            hovertemplate=f"{s.label}<br>distance k %{{x:,}}<br>{what} %{{y:.6g}}<extra></extra>",
+            hovertemplate=f"{s.label}<br>{hover}<extra></extra>",
             row=1,
             col=col,
         )
@@ -67,18 +75,18 @@ def similarity_curves(p: Mapping[str, Any]) -> FigureResult:
             x=as_array(ks),
             y=as_array(ks + 1),
             mode="lines",
-            name="every distance its own signal (the other schemes)",
+            name=_("every distance its own signal (the other schemes)"),
             line={"color": "#888888", "dash": "dot"},
-            hovertemplate="distance k %{x:,}<br>distinct signals %{y:,}<extra></extra>",
+            hovertemplate=_("distance k %{x:,}<br>distinct signals %{y:,}") + "<extra></extra>",
             row=1,
             col=2,
         )
-        fig.update_yaxes(type="log" if log_x else "linear", title_text="distinct signals", row=1, col=2)
+        fig.update_yaxes(type="log" if log_x else "linear", title_text=_("distinct signals"), row=1, col=2)
     axis_type = "log" if log_x else "linear"
-    fig.update_xaxes(type=axis_type, title_text="distance k" + (" (log)" if log_x else ""))
-    fig.update_yaxes(title_text="similarity (1 at k = 0)", row=1, col=1)
+    fig.update_xaxes(type=axis_type, title_text=_("distance k (log)") if log_x else _("distance k"))
+    fig.update_yaxes(title_text=_("similarity (1 at k = 0)"), row=1, col=1)
     fig.update_layout(
-        title=f"Similarity against relative distance k, L={p['seq_len']:,}",
+        title=_("Similarity against relative distance k, L={length:,}").format(length=p["seq_len"]),
         height=480,
         legend={"orientation": "h", "y": -0.2},
     )

@@ -9,12 +9,14 @@ import torch
 
 from figures.common_params import MAX_D_MODEL
 from figures.compare.items import CompareCurve, CompareItem, parse_integer, register_compare_curve, work_device_dtype
+from figures.compare.wording import SINUSOIDAL_LABEL
+from i18n import _
 from posenc_core import sinusoidal
 
 
 def _parse(where: str, argument: str, head: str | None, p: Mapping[str, Any]) -> CompareItem:
     d_model = parse_integer(where, argument, "d_model", 2, MAX_D_MODEL) if argument else p["d_model"]
-    return CompareItem("sinusoidal", f"sinusoidal d_model={d_model}", size=d_model)
+    return CompareItem("sinusoidal", _(SINUSOIDAL_LABEL).format(d_model=d_model), size=d_model)
 
 
 def _curve(item: CompareItem, distances: torch.Tensor, p: Mapping[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:

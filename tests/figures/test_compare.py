@@ -214,3 +214,23 @@ def test_a_newly_registered_scheme_is_compared_without_touching_the_compare_pack
 def test_a_compare_curve_needs_a_registered_scheme():
     with pytest.raises(ValueError, match="not a registered scheme"):
         items.register_compare_curve(items.CompareCurve("wavelet", "", lambda *a: None, lambda *a: None))
+
+
+def test_the_schemes_help_shows_the_example_the_control_starts_with():
+    """The help is one translatable message, so it spells the example out: it must stay ``items.EXAMPLE``."""
+    from figures.params import PARAMS
+
+    assert PARAMS["schemes"].help.endswith("Example: " + items.EXAMPLE)
+    assert PARAMS["schemes"].default == items.EXAMPLE
+
+
+def test_the_figures_and_the_table_are_in_the_readers_language():
+    import i18n
+
+    with i18n.language("ko"):
+        result = _build(schemes="sinusoidal,alibi,t5", d_model=64)
+        rows = comparison_rows(result, _params(schemes="sinusoidal,alibi,t5", d_model=64))
+    names = [trace.name for trace in result.figure.data]
+    assert "사인파 d_model=64" in names
+    assert "상대 거리 k에 따른 유사도" in result.figure.layout.title.text
+    assert set(rows[0]) >= {"방식", "k = 1에서의 유사도", "‖u(50) − u(0)‖"}
