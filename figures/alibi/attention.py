@@ -15,6 +15,7 @@ from figures.alibi.params import describe, head_slopes
 from figures.common import as_array
 from figures.registry import FigureResult, register
 from figures.theme import COLORWAY, SEQUENTIAL_SCALE
+from i18n import N_, _
 from posenc_core import alibi
 
 DISTANCE_POINTS = 160  # log-spaced distances per attention curve (128 heads x 160 points ~ 0.3 MB)
@@ -43,7 +44,7 @@ def slope_colors(slopes: torch.Tensor) -> list[str]:
 
 @register(
     "alibi-attention",
-    title="ALiBi attention to past tokens",
+    title=N_("ALiBi attention to past tokens"),
     page="alibi",
     params=("n_heads", "alibi_bias_max", "seq_len"),
 )
@@ -61,22 +62,26 @@ def attention_figure(p: Mapping[str, Any]) -> FigureResult:
             x=x,
             y=weights[h],
             mode="lines",
-            name=f"head {h}",
+            name=_("head {head}").format(head=h),
             line={"color": colors[h], "width": 1.5},
             showlegend=legend,
-            hovertemplate=f"head {h}, m = {float(slopes[h]):.4g}<br>d + 1 = %{{x:,.0f}}<br>weight: %{{y:.4g}}"
-            "<extra></extra>",
+            hovertemplate=_("head {head}, m = {slope:.4g}<br>d + 1 = %{{x:,.0f}}<br>weight: %{{y:.4g}}").format(
+                head=h, slope=float(slopes[h])
+            )
+            + "<extra></extra>",
         )
         for h in range(n_heads)
     ]
     fig = go.Figure(traces)
     fig.update_layout(
-        title=f"Attention to the key d tokens back (equal content)<br>query at L−1, {describe(p)}, L={length:,}",
-        xaxis={"type": "log", "title": "distance d + 1 (tokens; 1 = the query itself)", "exponentformat": "power"},
+        title=_("Attention to the key d tokens back (equal content)<br>query at L−1, {describe}, L={length:,}").format(
+            describe=describe(p), length=length
+        ),
+        xaxis={"type": "log", "title": _("distance d + 1 (tokens; 1 = the query itself)"), "exponentformat": "power"},
         yaxis={
             "type": "log",
             "range": [math.log10(MIN_WEIGHT), 0],
-            "title": "attention weight",
+            "title": _("attention weight"),
             "exponentformat": "power",
             "dtick": 1,
         },
@@ -85,20 +90,26 @@ def attention_figure(p: Mapping[str, Any]) -> FigureResult:
     )
     dense = min(DISTANCE_POINTS // 4, length)
     drawn = (
-        f"all {length:,} distances drawn"
+        _("all {length:,} distances drawn").format(length=length)
         if distances.numel() == length
-        else f"{distances.numel()} distances drawn: every one below {dense}, log-spaced beyond"
+        else _("{count} distances drawn: every one below {dense}, log-spaced beyond").format(
+            count=distances.numel(), dense=dense
+        )
     )
-    notes = (f"weight(d) = e^(−m·d)·(1 − e^(−m)) / (1 − e^(−m·L)), the softmax of −m·d over the L keys; {drawn}",)
+    notes = (
+        _("weight(d) = e^(−m·d)·(1 − e^(−m)) / (1 − e^(−m·L)), the softmax of −m·d over the L keys; {drawn}").format(
+            drawn=drawn
+        ),
+    )
     if not legend:
-        notes += ("colour: slope, dark = steepest head, yellow = shallowest",)
+        notes += (_("colour: slope, dark = steepest head, yellow = shallowest"),)
     data = {"distance": as_array(distances), "weight": weights, "slope": as_array(slopes)}
     return FigureResult(fig, data, notes)
 
 
 @register(
     "alibi-span",
-    title="ALiBi effective span per head",
+    title=N_("ALiBi effective span per head"),
     page="alibi",
     params=("n_heads", "alibi_bias_max", "seq_len", "mass"),
 )
@@ -112,7 +123,7 @@ def span_figure(p: Mapping[str, Any]) -> FigureResult:
             y=span,
             marker_color=slope_colors(slopes),
             customdata=as_array(slopes),
-            hovertemplate="head %{x}, m = %{customdata:.4g}<br>effective span: %{y:,.0f} tokens<extra></extra>",
+            hovertemplate=_("head %{x}, m = %{customdata:.4g}<br>effective span: %{y:,.0f} tokens") + "<extra></extra>",
         )
     )
     fig.add_hline(y=length, line_dash="dot", line_color="#888")
@@ -126,12 +137,13 @@ def span_figure(p: Mapping[str, Any]) -> FigureResult:
         yanchor="bottom",
     )
     fig.update_layout(
-        title=f"Effective span: tokens holding {p['mass']:.1%} of the attention<br>query at L−1, {describe(p)}, "
-        f"L={length:,}",
-        xaxis_title="head h",
+        title=_(
+            "Effective span: tokens holding {mass:.1%} of the attention<br>query at L−1, {describe}, L={length:,}"
+        ).format(mass=p["mass"], describe=describe(p), length=length),
+        xaxis_title=_("head h"),
         yaxis={
             "type": "log",
-            "title": "effective span (tokens)",
+            "title": _("effective span (tokens)"),
             "exponentformat": "power",
             "dtick": 1,
             "range": [-0.1, math.log10(max(length, 2)) + 0.25],
@@ -140,7 +152,9 @@ def span_figure(p: Mapping[str, Any]) -> FigureResult:
         margin={"t": 95},
     )
     notes = (
-        f"effective span: the fewest most recent keys holding {p['mass']:.1%} of a head's attention when all "
-        "content scores are equal; about ln(1/(1 − mass))/m tokens, whatever the context length",
+        _(
+            "effective span: the fewest most recent keys holding {mass:.1%} of a head's attention when all content "
+            "scores are equal; about ln(1/(1 − mass))/m tokens, whatever the context length"
+        ).format(mass=p["mass"]),
     )
     return FigureResult(fig, {"slope": as_array(slopes), "effective_span": span}, notes)

@@ -14,6 +14,7 @@ from figures.common import as_array
 from figures.registry import FigureResult, register
 from figures.shown import shown_positions
 from figures.theme import SEQUENTIAL_SCALE
+from i18n import N_, _
 from posenc_core import alibi, sampling
 
 BIAS_CELLS = sampling.MAX_CELLS_PER_AXIS * sampling.MAX_CELLS_PER_AXIS  # cells of all shown heads together
@@ -29,7 +30,7 @@ def panel_grid(count: int) -> tuple[int, int, int]:
 
 @register(
     "alibi-bias",
-    title="ALiBi bias matrices",
+    title=N_("ALiBi bias matrices"),
     page="alibi",
     params=("n_heads", "alibi_bias_max", "heads", "mode", "shared_scale", "seq_len", "view", "start"),
 )
@@ -57,12 +58,14 @@ def bias_figure(p: Mapping[str, Any]) -> FigureResult:
     fig = make_subplots(
         rows=rows,
         cols=cols,
-        subplot_titles=[f"head {h}<br>m = {slope_text(float(slopes[h]))}" for h in heads],
+        subplot_titles=[
+            _("head {head}<br>m = {slope}").format(head=h, slope=slope_text(float(slopes[h]))) for h in heads
+        ],
         horizontal_spacing=0.07 if cols > 2 else 0.06,
         vertical_spacing=min(0.3, 80 / (height - 190)) if rows > 1 else 0.0,
         shared_yaxes=True,  # every head is drawn at the same positions
-        x_title="key j (tokens)",
-        y_title="query i (tokens)",
+        x_title=_("key j (tokens)"),
+        y_title=_("query i (tokens)"),
     )
     axis = as_array(positions).astype(np.int64)
     for k, head in enumerate(heads):
@@ -79,19 +82,22 @@ def bias_figure(p: Mapping[str, Any]) -> FigureResult:
             showscale=k == 0,
             colorbar=_colorbar(p["shared_scale"], floors[0], int(positions[-1] - positions[0])),
             hoverongaps=False,
-            hovertemplate=f"head {head}<br>query i: %{{y}}<br>key j: %{{x}}<br>bias: %{{z:.6g}}<extra></extra>",
+            hovertemplate=_("head {head}<br>query i: %{{y}}<br>key j: %{{x}}<br>bias: %{{z:.6g}}").format(head=head)
+            + "<extra></extra>",
         )
         fig.update_yaxes(autorange="reversed", tickformat="~s", row=row + 1, col=col + 1)
         fig.update_xaxes(tickformat="~s", row=row + 1, col=col + 1)  # 1k, 512k: short enough for narrow panels
     formula = "−m·(i−j), j ≤ i" if p["mode"] == "causal" else "−m·|i−j|"
     fig.update_layout(
-        title=f"ALiBi bias {formula}, {describe(p)}, L={p['seq_len']:,}",
+        title=_("ALiBi bias {formula}, {describe}, L={length:,}").format(
+            formula=formula, describe=describe(p), length=p["seq_len"]
+        ),
         height=height,
         margin={"t": 110, "b": 150},
     )
     notes = (position_note,)
     if p["mode"] == "causal":
-        notes += ("blank cells: keys after the query, masked (−∞) in causal attention",)
+        notes += (_("blank cells: keys after the query, masked (−∞) in causal attention"),)
     notes += tuple(note for note in (_hidden_note(p, positions, heads, slopes),) if note)
     data = {"bias": values, "positions": as_array(positions), "heads": np.asarray(heads, dtype=np.float32)}
     data["lowest"] = np.asarray(lowest, dtype=np.float32)  # each panel's most negative bias
@@ -109,11 +115,11 @@ def _colorbar(shared: bool, floor: float, distance: int) -> dict[str, Any]:
     bar = {"orientation": "h", "x": 0.5, "xanchor": "center", "len": 0.6, "thickness": 12}
     bar |= {"yref": "container", "y": 0.0, "yanchor": "bottom"}  # under the x-axis title, in the bottom margin
     if shared:
-        return bar | {"title": {"text": "bias", "side": "bottom"}}
+        return bar | {"title": {"text": _("bias"), "side": "bottom"}}
     return bar | {
-        "title": {"text": "bias, each head on its own range", "side": "bottom"},
+        "title": {"text": _("bias, each head on its own range"), "side": "bottom"},
         "tickvals": [floor, 0.0],
-        "ticktext": [f"−m·{distance:,} (the farthest key)", "0"],
+        "ticktext": [_("−m·{distance:,} (the farthest key)").format(distance=distance), "0"],
     }
 
 
@@ -126,10 +132,17 @@ def _hidden_note(p: Mapping[str, Any], positions, heads: list[int], slopes) -> s
     hidden = [h for h in heads if spans[h] < stride]
     if stride < 2 or not hidden:
         return None
-    spans_text = ", ".join(f"{h} ({spans[h]:,} tokens)" for h in hidden)
-    who = f"head {spans_text} keeps" if len(hidden) == 1 else f"heads {spans_text} keep"
-    return (
-        f"sampling hides the nearest keys: one cell every {stride:,} positions, and {who} {SPAN_MASS:.0%} of the "
-        "attention within fewer tokens than that, all inside the diagonal cells here; the window view draws every "
-        "position"
-    )
+    spans_text = ", ".join(_("{head} ({span:,} tokens)").format(head=h, span=spans[h]) for h in hidden)
+    if len(hidden) == 1:
+        message = _(
+            "sampling hides the nearest keys: one cell every {stride:,} positions, and head {heads} keeps {mass:.0%} "
+            "of the attention within fewer tokens than that, all inside the diagonal cells here; the window view "
+            "draws every position"
+        )
+    else:
+        message = _(
+            "sampling hides the nearest keys: one cell every {stride:,} positions, and heads {heads} keep {mass:.0%} "
+            "of the attention within fewer tokens than that, all inside the diagonal cells here; the window view "
+            "draws every position"
+        )
+    return message.format(stride=stride, heads=spans_text, mass=SPAN_MASS)

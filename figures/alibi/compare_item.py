@@ -18,6 +18,7 @@ from figures.compare.items import (
     register_compare_curve,
     work_device_dtype,
 )
+from i18n import _
 from posenc_core import alibi
 
 DEFAULT_HEADS = 8  # plain "alibi": Press et al.'s 8-head example
@@ -38,8 +39,9 @@ def _parse(where: str, argument: str, head: str | None, p: Mapping[str, Any]) ->
         n_heads = parse_integer(where, argument, "heads", 1, MAX_HEADS) if argument else DEFAULT_HEADS
     slopes = item_slopes(CompareItem("alibi", "", preset, n_heads))
     chosen = parse_integer(where, head, "@head", 0, n_heads - 1) if head is not None else int(slopes.argmin())
-    name = preset.name if preset else f"{n_heads} heads"
-    return CompareItem("alibi", f"ALiBi {name}, head {chosen} (m={float(slopes[chosen]):.4g})", preset, n_heads, chosen)
+    name = preset.name if preset else _("{count} heads").format(count=n_heads)
+    label = _("ALiBi {name}, head {head} (m={slope:.4g})").format(name=name, head=chosen, slope=float(slopes[chosen]))
+    return CompareItem("alibi", label, preset, n_heads, chosen)
 
 
 def _curve(item: CompareItem, distances: torch.Tensor, p: Mapping[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:
@@ -51,7 +53,7 @@ def _curve(item: CompareItem, distances: torch.Tensor, p: Mapping[str, Any]) -> 
 
 
 def _note(item: CompareItem) -> str:
-    return (
+    return _(
         "ALiBi: exp(−m·k) = attention to the key k tokens back ÷ attention to the current token, equal content logits"
     )
 
@@ -59,8 +61,8 @@ def _note(item: CompareItem) -> str:
 register_compare_curve(
     CompareCurve(
         "alibi",
-        lambda: (
-            f"`alibi[:preset or heads][@head]` ({', '.join(preset_keys('alibi'))}; head 0-based, default the flattest)"
+        lambda: _("`alibi[:preset or heads][@head]` ({presets}; head 0-based, default the flattest)").format(
+            presets=", ".join(preset_keys("alibi"))
         ),
         _parse,
         _curve,

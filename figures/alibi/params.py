@@ -9,6 +9,7 @@ import torch
 
 from figures.common_params import MAX_HEADS
 from figures.params import ParamSpec, index_below, register_param
+from i18n import N_, _
 from posenc_core import alibi
 
 MAX_PANELS = 16  # bias panels one figure draws: 4 x 4 of 128 x 128 cells each at most
@@ -18,13 +19,15 @@ register_param(
         "heads",
         "ints",
         (0, 7),
-        "Heads to draw",
+        N_("Heads to draw"),
         0,
         MAX_HEADS - 1,
         max_items=MAX_PANELS,
-        help=f"Head indices h, 0-based and below n_heads: any {MAX_PANELS} or fewer of the model's heads, one "
-        "panel each (more panels would be too small to read; the panels share one 512 x 512 budget of cells).",
-        limits=index_below("n_heads", "the model has {n} heads"),
+        help=N_(  # 16: MAX_PANELS
+            "Head indices h, 0-based and below n_heads: any 16 or fewer of the model's heads, one panel each (more "
+            "panels would be too small to read; the panels share one 512 x 512 budget of cells)."
+        ),
+        limits=index_below("n_heads", N_("the model has {n} heads")),
     )
 )
 
@@ -34,9 +37,11 @@ register_param(
         "shared_scale",
         "bool",
         False,
-        "One colour scale",
-        help="Off: each panel spans its own bias range (light = 0, dark = its lowest bias), so every head's "
-        "pattern shows. On: one scale for all, which shows how much steeper the first head is.",
+        N_("One colour scale"),
+        help=N_(
+            "Off: each panel spans its own bias range (light = 0, dark = its lowest bias), so every head's "
+            "pattern shows. On: one scale for all, which shows how much steeper the first head is."
+        ),
     )
 )
 
@@ -46,9 +51,9 @@ register_param(
         "mode",
         "choice",
         "causal",
-        "Bias",
+        N_("Bias"),
         choices=("causal", "symmetric"),
-        choice_labels={"causal": "causal −m·(i−j)", "symmetric": "symmetric −m·|i−j|"},
+        choice_labels={"causal": N_("causal −m·(i−j)"), "symmetric": N_("symmetric −m·|i−j|")},
     )
 )
 
@@ -58,10 +63,10 @@ register_param(
         "alibi_bias_max",
         "float",
         8.0,
-        "alibi_bias_max (MPT)",
+        N_("alibi_bias_max (MPT)"),
         1.0,
         64.0,
-        help="Slopes are 2^(−max·(h+1)/n); 8 gives the reference (and BLOOM) slopes.",
+        help=N_("Slopes are 2^(−max·(h+1)/n); 8 gives the reference (and BLOOM) slopes."),
     )
 )
 
@@ -71,10 +76,10 @@ register_param(
         "mass",
         "float",
         0.9,
-        "Attention mass for the span",
+        N_("Attention mass for the span"),
         0.5,
         0.999,
-        help="The effective span of a head is the number of nearest tokens that receive this share of attention.",
+        help=N_("The effective span of a head is the number of nearest tokens that receive this share of attention."),
     )
 )
 
@@ -95,11 +100,12 @@ def chosen_heads(p: Mapping[str, Any]) -> list[int]:
     beyond = [h for h in heads if not 0 <= h < p["n_heads"]]
     if beyond:
         raise ValueError(
-            f"heads must be below n_heads={p['n_heads']} (the model has {p['n_heads']} heads; got "
-            f"{', '.join(map(str, beyond))})"
+            _("heads must be below n_heads={n} (the model has {n} heads; got {beyond})").format(
+                n=p["n_heads"], beyond=", ".join(map(str, beyond))
+            )
         )
     if not heads or len(heads) > MAX_PANELS:
-        raise ValueError(f"heads must list 1 to {MAX_PANELS} heads (got {len(heads)})")
+        raise ValueError(_("heads must list 1 to {most} heads (got {count})").format(most=MAX_PANELS, count=len(heads)))
     return heads
 
 

@@ -13,6 +13,7 @@ from figures.alibi.params import describe, head_slopes
 from figures.common import as_array
 from figures.registry import FigureResult, register
 from figures.theme import COLORWAY
+from i18n import N_, _
 
 
 def _series_groups(n_heads: int) -> tuple[int, str | None]:
@@ -20,10 +21,10 @@ def _series_groups(n_heads: int) -> tuple[int, str | None]:
     power = 1 << (n_heads.bit_length() - 1)  # 2^floor(log2 n)
     if power == n_heads:
         return n_heads, None
-    return power, (
-        f"n_heads={n_heads} is not a power of two: heads 0-{power - 1} take the {power}-head slopes, heads "
-        f"{power}-{n_heads - 1} every other slope of the {2 * power}-head series (they fall between the others)"
-    )
+    return power, _(
+        "n_heads={n} is not a power of two: heads 0-{last} take the {power}-head slopes, heads {power}-{n_last} "
+        "every other slope of the {double}-head series (they fall between the others)"
+    ).format(n=n_heads, last=power - 1, power=power, n_last=n_heads - 1, double=2 * power)
 
 
 def power_of_two_ticks(values: np.ndarray, most: int = 10) -> dict[str, Any]:
@@ -33,15 +34,17 @@ def power_of_two_ticks(values: np.ndarray, most: int = 10) -> dict[str, Any]:
     return {"tickvals": [2.0**e for e in exponents], "ticktext": [f"2<sup>{e}</sup>" for e in exponents]}
 
 
-@register("alibi-slopes", title="ALiBi slope per head", page="alibi", params=("n_heads", "alibi_bias_max"))
+@register("alibi-slopes", title=N_("ALiBi slope per head"), page="alibi", params=("n_heads", "alibi_bias_max"))
 def slopes_figure(p: Mapping[str, Any]) -> FigureResult:
     slopes = as_array(head_slopes(p))
     heads = np.arange(p["n_heads"])
     power, note = _series_groups(p["n_heads"])
     fig = go.Figure()
-    groups = [("power-of-two series", heads < power, COLORWAY[0])]
+    groups = [(_("power-of-two series"), heads < power, COLORWAY[0])]
     if note:
-        groups.append((f"interleaved from the {2 * power}-head series", heads >= power, COLORWAY[1]))
+        groups.append(
+            (_("interleaved from the {double}-head series").format(double=2 * power), heads >= power, COLORWAY[1])
+        )
     for name, chosen, color in groups:
         fig.add_bar(
             x=heads[chosen],
@@ -49,12 +52,15 @@ def slopes_figure(p: Mapping[str, Any]) -> FigureResult:
             name=name,
             marker_color=color,
             customdata=np.log2(slopes[chosen]),
-            hovertemplate="head %{x}<br>slope m = %{y:.6g}<br>log₂ m = %{customdata:.4g}<extra>" + name + "</extra>",
+            hovertemplate=_("head %{x}<br>slope m = %{y:.6g}<br>log₂ m = %{customdata:.4g}")
+            + "<extra>"
+            + name
+            + "</extra>",
         )
     fig.update_layout(
-        title=f"ALiBi slopes m_h, {describe(p)}",
-        xaxis_title="head h",
-        yaxis_title="slope m (log scale)",
+        title=_("ALiBi slopes m_h, {describe}").format(describe=describe(p)),
+        xaxis_title=_("head h"),
+        yaxis_title=_("slope m (log scale)"),
         yaxis={"type": "log", **power_of_two_ticks(slopes)},
         bargap=0.15,
         legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 1, "xanchor": "right"},

@@ -13,14 +13,15 @@ import torch
 from figures.common import LEGEND_BELOW, mark
 from figures.registry import FigureResult, register
 from figures.theme import COLORWAY
+from i18n import N_, _
 from posenc_core import rope_scaling
 from posenc_core.presets import PRESETS, layer_rope_inputs
 
 NOPE_FILL = "rgba(214,39,40,0.25)"
-KIND_NAMES = {  # HF layer_types, as the legend says them
-    "sliding_attention": "sliding window",
-    "full_attention": "full attention",
-    "chunked_attention": "chunked attention",
+KIND_NAMES = {  # HF layer_types, as the legend says them (shown with _())
+    "sliding_attention": N_("sliding window"),
+    "full_attention": N_("full attention"),
+    "chunked_attention": N_("chunked attention"),
 }
 
 
@@ -47,25 +48,28 @@ def layer_table(key: str, device=None) -> dict[str, np.ndarray]:
     }
 
 
-@register("layers-rope-bases", title="RoPE layer by layer", page="rope", params=("layered_model",))
+@register("layers-rope-bases", title=N_("RoPE layer by layer"), page="rope", params=("layered_model",))
 def rope_bases(p: Mapping[str, Any]) -> FigureResult:
     preset = PRESETS[p["layered_model"]]
     data = layer_table(p["layered_model"], p["device"])
     fig = go.Figure()
-    for index, name in enumerate(KIND_NAMES.values()):
+    for index, kind in enumerate(KIND_NAMES.values()):
         chosen = data["kind"] == index
         if not chosen.any():
             continue
+        name = _(kind)
         fig.add_trace(
             go.Scatter(
                 x=data["layer"][chosen],
                 y=data["slowest_wavelength"][chosen],
                 mode="markers",
-                name=f"{name} (base {data['base'][chosen][0]:,.0f})",
+                name=_("{kind} (base {base:,.0f})").format(kind=name, base=data["base"][chosen][0]),
                 marker={"color": COLORWAY[index], "size": 9},
                 customdata=data["base"][chosen],
-                hovertemplate=f"layer %{{x}}: {name}<br>base %{{customdata:,.0f}}<br>slowest wavelength "
-                "%{y:,.0f} tokens<extra></extra>",
+                hovertemplate=_(
+                    "layer %{{x}}: {kind}<br>base %{{customdata:,.0f}}<br>slowest wavelength %{{y:,.0f}} tokens"
+                ).format(kind=name)
+                + "<extra></extra>",
             )
         )
     nope_layers = data["layer"][data["kind"] == -1]
@@ -74,19 +78,24 @@ def rope_bases(p: Mapping[str, Any]) -> FigureResult:
     if len(nope_layers):
         fig.add_trace(
             go.Scatter(
-                x=[None], y=[None], mode="markers", name="NoPE layer (shaded): no RoPE",
+                x=[None], y=[None], mode="markers", name=_("NoPE layer (shaded): no RoPE"),
                 marker={"color": NOPE_FILL, "symbol": "square", "size": 12},
             )
         )  # fmt: skip
     if preset.sliding_window:
-        window = "sliding window" if "sliding_attention" in (preset.layer_types or ()) else "chunk"
-        mark(fig, preset.sliding_window, f"{window} {preset.sliding_window:,} tokens", axis="y", log=True)
+        if "sliding_attention" in (preset.layer_types or ()):
+            label = _("sliding window {tokens:,} tokens").format(tokens=preset.sliding_window)
+        else:
+            label = _("chunk {tokens:,} tokens").format(tokens=preset.sliding_window)
+        mark(fig, preset.sliding_window, label, axis="y", log=True)
     fig.update_layout(
-        title=f"{preset.name}: RoPE per layer",
-        xaxis_title="layer",
-        yaxis_title="slowest wavelength (tokens)",
+        title=_("{model}: RoPE per layer").format(model=preset.name),
+        xaxis_title=_("layer"),
+        yaxis_title=_("slowest wavelength (tokens)"),
         legend=LEGEND_BELOW,
     )
     fig.update_yaxes(type="log")
-    notes = (f"slowest wavelength = 2π / min θᵢ, with the layer's scaling ({preset.source})",)
+    notes = (
+        _("slowest wavelength = 2π / min θᵢ, with the layer's scaling ({source})").format(source=_(preset.source)),
+    )
     return FigureResult(fig, {k: v.astype(np.float32) for k, v in data.items()}, notes)

@@ -22,6 +22,7 @@ from figures.registry import FigureResult, register
 from figures.rope.frequencies import TWO_PI, aliasing_note, describe, rotary_inv_freq
 from figures.shown import shown_positions
 from figures.theme import COLORWAY, CYCLIC_SCALE
+from i18n import N_, _
 from posenc_core import rope, sampling
 
 ANGLE_POSITIONS = sampling.MAX_CELLS_PER_AXIS  # columns of the angle heatmap (rows: at most 256 pairs)
@@ -35,7 +36,7 @@ ANGLE_TICKS = {
 
 @register(
     "rope-angles",
-    title="RoPE rotation angles (position x pair)",
+    title=N_("RoPE rotation angles (position x pair)"),
     page="rope",
     params=("seq_len", "head_dim", "base", "partial_rotary_factor", "view", "start"),
 )
@@ -49,15 +50,17 @@ def angle_heatmap(p: Mapping[str, Any]) -> FigureResult:
         wrapped,
         positions.numpy(),
         pairs,
-        title=f"RoPE angle m·θ_i mod 2π, {describe(p)}",
-        x_title="position m (tokens)",
-        y_title="pair index i",
-        value_name="angle mod 2π (rad)",
+        title=_("RoPE angle m·θ_i mod 2π, {describe}").format(describe=describe(p)),
+        x_title=_("position m (tokens)"),
+        y_title=_("pair index i"),
+        value_name=_("angle mod 2π (rad)"),
         colorscale=CYCLIC_SCALE,
         zmin=0.0,
         zmax=TWO_PI,
     )
-    fig.update_traces(colorbar={**ANGLE_TICKS, "title": {"text": "angle"}, "thickness": 14})  # narrow: room on a phone
+    fig.update_traces(
+        colorbar={**ANGLE_TICKS, "title": {"text": _("angle")}, "thickness": 14}
+    )  # narrow: room on a phone
     fig.update_layout(height=480)
     alias = aliasing_note(positions, rope.wavelengths(inv_freq))
     notes = (position_note, *([alias] if alias else ()))
@@ -67,7 +70,7 @@ def angle_heatmap(p: Mapping[str, Any]) -> FigureResult:
 
 @register(
     "rope-wavelengths",
-    title="RoPE wavelength per pair against the context length",
+    title=N_("RoPE wavelength per pair against the context length"),
     page="rope",
     params=("seq_len", "head_dim", "base", "partial_rotary_factor"),
 )
@@ -78,8 +81,8 @@ def wavelength_curve(p: Mapping[str, Any]) -> FigureResult:
     slow = wavelengths > length
     fig = go.Figure()
     for name, chosen, color in (
-        ("at least one turn within L", ~slow, COLORWAY[0]),
-        ("less than one turn within L", slow, COLORWAY[1]),
+        (_("at least one turn within L"), ~slow, COLORWAY[0]),
+        (_("less than one turn within L"), slow, COLORWAY[1]),
     ):
         if chosen.any():
             fig.add_scatter(
@@ -90,8 +93,8 @@ def wavelength_curve(p: Mapping[str, Any]) -> FigureResult:
                 name=name,
                 marker={"color": color, "size": 5},
                 line={"color": color},
-                hovertemplate="pair i %{x}<br>wavelength %{y:,.6g} tokens<br>turns within L: %{customdata:.4g}"
-                "<extra></extra>",
+                hovertemplate=_("pair i %{x}<br>wavelength %{y:,.6g} tokens<br>turns within L: %{customdata:.4g}")
+                + "<extra></extra>",
             )
     fig.add_hline(y=length, line={"dash": "dash", "color": "#555"})
     fig.add_annotation(  # annotations on a log axis take log10(y)
@@ -101,21 +104,24 @@ def wavelength_curve(p: Mapping[str, Any]) -> FigureResult:
         y=math.log10(length),
         yanchor="bottom",
         showarrow=False,
-        text=f"context L = {length:,}",
+        text=_("context L = {length:,}").format(length=length),
     )
-    fig.update_yaxes(type="log", title_text="wavelength λ_i = 2π/θ_i (tokens)")
-    fig.update_xaxes(title_text="pair index i")
+    fig.update_yaxes(type="log", title_text=_("wavelength λ_i = 2π/θ_i (tokens)"))
+    fig.update_xaxes(title_text=_("pair index i"))
     fig.update_layout(
-        title=f"RoPE wavelength per pair, {describe(p)}", height=440, hovermode="closest", legend=LEGEND_BELOW
+        title=_("RoPE wavelength per pair, {describe}").format(describe=describe(p)),
+        height=440,
+        hovermode="closest",
+        legend=LEGEND_BELOW,
     )
     if slow.any():
         first = int(pairs[slow][0])
-        note = (
-            f"{int(slow.sum())} of {pairs.size} pairs (i ≥ {first}) have λ_i > L = {length:,}: over the whole "
-            "context they turn less than once, so their angle never wraps around."
-        )
+        note = _(
+            "{slow} of {pairs} pairs (i ≥ {first}) have λ_i > L = {length:,}: over the whole context they turn less "
+            "than once, so their angle never wraps around."
+        ).format(slow=int(slow.sum()), pairs=pairs.size, first=first, length=length)
     else:
-        note = (
-            f"Every pair turns at least once within L = {length:,} (the slowest: {length / wavelengths[-1]:.3g} turns)."
+        note = _("Every pair turns at least once within L = {length:,} (the slowest: {turns:.3g} turns).").format(
+            length=length, turns=length / wavelengths[-1]
         )
     return FigureResult(fig, {"pairs": pairs.astype(np.float32), "wavelength": wavelengths}, (note,))

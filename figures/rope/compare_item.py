@@ -15,6 +15,7 @@ from figures.compare.items import (
     register_compare_curve,
     work_device_dtype,
 )
+from i18n import _
 from posenc_core import presets, rope
 
 PRESET_SCHEMES = ("rope", "mrope")
@@ -25,7 +26,11 @@ def _parse(where: str, argument: str, head: str | None, p: Mapping[str, Any]) ->
     if not argument:
         return CompareItem("rope", f"RoPE head_dim={p['head_dim']}, base={p['base']:g}")
     if argument.isdigit():
-        raise ValueError(f"{where}: rope takes a preset name after the colon, e.g. rope:{EXAMPLE_PRESET}")
+        raise ValueError(
+            _("{where}: rope takes a preset name after the colon, e.g. rope:{example}").format(
+                where=where, example=EXAMPLE_PRESET
+            )
+        )
     preset = preset_of(where, argument, *PRESET_SCHEMES)
     scaling = preset.rope_scaling or {}
     extra = f" ({scaling['rope_type']} ×{scaling['factor']:g})" if scaling.get("factor") else ""
@@ -61,7 +66,7 @@ def _table(item: CompareItem, p: Mapping[str, Any], rows: int) -> tuple[torch.Te
 
 
 def _note(item: CompareItem) -> str:
-    return (
+    return _(
         "RoPE: q = k = all-ones over head_dim, so the curve is Σ_i cos(kθ_i)/(d/2) (plus a constant from channels "
         "that do not rotate); angles in float64"
     )

@@ -10,6 +10,7 @@ import torch
 from figures.common import as_array, lines
 from figures.registry import FigureResult, register
 from figures.rope.frequencies import describe, rotary_dim
+from i18n import N_, _
 from posenc_core import rope_bounds, sampling
 
 DECAY_POINTS = sampling.MAX_CURVE_POINTS
@@ -26,22 +27,22 @@ def decay_distances(length: int, dim: int, base: float, device) -> tuple[torch.T
     DENSE_DISTANCES (where it falls) and at evenly spaced distances up to L-1. (distances, bound, note)."""
     if length <= DECAY_POINTS:
         distances, bound = rope_bounds.decay_bound(length - 1, dim, base, device=device)
-        return distances, bound, f"all {length:,} distances 0 .. {length - 1:,}"
+        return distances, bound, _("all {length:,} distances 0 .. {last:,}").format(length=length, last=length - 1)
     near, near_bound = rope_bounds.decay_bound(DENSE_DISTANCES - 1, dim, base, device=device)
     far, far_bound = rope_bounds.decay_bound(
         length - 1, dim, base, num_points=DECAY_POINTS - DENSE_DISTANCES, device=device
     )
     keep = far > near[-1]
-    note = (
-        f"sampled: every distance 0 .. {DENSE_DISTANCES - 1:,}, then {int(keep.sum()):,} evenly spaced distances up "
-        f"to {length - 1:,} (exact values at those distances)"
-    )
+    note = _(
+        "sampled: every distance 0 .. {dense:,}, then {count:,} evenly spaced distances up to {last:,} (exact values "
+        "at those distances)"
+    ).format(dense=DENSE_DISTANCES - 1, count=int(keep.sum()), last=length - 1)
     return torch.cat((near, far[keep])), torch.cat((near_bound, far_bound[keep])), note
 
 
 @register(
     "rope-decay",
-    title="RoPE long-term decay bound against relative distance",
+    title=N_("RoPE long-term decay bound against relative distance"),
     page="rope",
     params=("seq_len", "head_dim", "base", "partial_rotary_factor"),
 )
@@ -52,15 +53,17 @@ def decay_curve(p: Mapping[str, Any]) -> FigureResult:
     fig = lines(
         as_array(distances),
         {"(1/(d/2)) Σ_j |S_j|": bound},
-        title=f"RoFormer long-term decay bound, {describe(p)}",
-        x_title="relative distance m − n (tokens" + (", log scale)" if log_x else ")"),
-        y_title="bound (1/(d/2)) Σ_j |S_j|",
+        title=_("RoFormer long-term decay bound, {describe}").format(describe=describe(p)),
+        x_title=_("relative distance m − n (tokens, log scale)") if log_x else _("relative distance m − n (tokens)"),
+        y_title=_("bound (1/(d/2)) Σ_j |S_j|"),
         log_x=log_x,
     )
     fig.update_layout(height=400, showlegend=False)
     notes = (
-        "S_j = Σ_{i<j} exp(i·(m−n)·θ_i). RoFormer §3.4.3: |score| ≤ (max_i |h_{i+1} − h_i|)·Σ_j |S_j|, h_i the "
-        f"product of pair i of q and k (d = {dim} rotary channels); the sum shrinks as m − n grows.",
+        _(
+            "S_j = Σ_{{i<j}} exp(i·(m−n)·θ_i). RoFormer §3.4.3: |score| ≤ (max_i |h_{{i+1}} − h_i|)·Σ_j |S_j|, h_i "
+            "the product of pair i of q and k (d = {dim} rotary channels); the sum shrinks as m − n grows."
+        ).format(dim=dim),
         distance_note,
     )
     return FigureResult(fig, {"distance": as_array(distances), "bound": as_array(bound)}, notes)

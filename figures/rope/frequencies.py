@@ -8,6 +8,7 @@ from typing import Any
 
 import torch
 
+from i18n import _
 from posenc_core import rope, sampling
 
 TWO_PI = 2.0 * math.pi
@@ -53,8 +54,14 @@ def aliasing_note(positions: torch.Tensor, wavelengths: torch.Tensor, first_pair
     fast = [first_pair + i for i, value in enumerate(wavelengths.tolist()) if sampling.aliases(stride, value)]
     if not sampling.is_sampled(positions) or not fast:
         return None
-    which = f"Pair {fast[0]} turns" if len(fast) == 1 else f"Pairs {fast[0]}–{fast[-1]} turn"
-    return (
-        f"{which} more than half a turn between shown positions (up to {stride:,.0f} tokens apart): the values "
-        "are exact but look random (aliasing); the window view shows the rotation."
-    )
+    if len(fast) == 1:
+        message = _(
+            "Pair {first} turns more than half a turn between shown positions (up to {stride:,.0f} tokens apart): "
+            "the values are exact but look random (aliasing); the window view shows the rotation."
+        )
+    else:
+        message = _(
+            "Pairs {first}–{last} turn more than half a turn between shown positions (up to {stride:,.0f} tokens "
+            "apart): the values are exact but look random (aliasing); the window view shows the rotation."
+        )
+    return message.format(first=fast[0], last=fast[-1], stride=stride)

@@ -16,6 +16,7 @@ from figures.common import as_array
 from figures.registry import FigureResult, register
 from figures.rope.frequencies import describe, rotary_dim, rotary_inv_freq
 from figures.theme import SEQUENTIAL_SCALE
+from i18n import N_, _
 from posenc_core import rope
 
 PASS_COLOR = "#c8c8c8"
@@ -31,7 +32,7 @@ def partner_channels(pair_of: np.ndarray) -> np.ndarray:
 
 @register(
     "rope-channels",
-    title="RoPE channel map: layout and partial rotary",
+    title=N_("RoPE channel map: layout and partial rotary"),
     page="rope",
     params=("head_dim", "base", "partial_rotary_factor", "rope_layout"),
 )
@@ -51,14 +52,17 @@ def channel_map(p: Mapping[str, Any]) -> FigureResult:
     fig.add_heatmap(
         z=pair_row[None, :],
         x=channels,
-        y=["pair i"],
+        y=[_("pair i")],
         customdata=np.stack([partner, wavelength], axis=-1)[None, :, :],
         colorscale=SEQUENTIAL_SCALE,
         zmin=0,
         zmax=max(dim // 2 - 1, 1),
-        colorbar={"title": {"text": "pair i"}},
-        hovertemplate="channel %{x}<br>pair i %{z}<br>turns with channel %{customdata[0]}<br>"
-        "wavelength %{customdata[1]:,.6g} tokens<extra></extra>",
+        colorbar={"title": {"text": _("pair i")}},
+        hovertemplate=_(
+            "channel %{x}<br>pair i %{z}<br>turns with channel %{customdata[0]}<br>wavelength %{customdata[1]:,.6g} "
+            "tokens"
+        )
+        + "<extra></extra>",
         xgap=1,
     )
     if dim < head_dim:
@@ -66,27 +70,42 @@ def channel_map(p: Mapping[str, Any]) -> FigureResult:
         fig.add_heatmap(
             z=passing[None, :],
             x=channels,
-            y=["pair i"],
+            y=[_("pair i")],
             colorscale=[[0, PASS_COLOR], [1, PASS_COLOR]],
             showscale=False,
-            hovertemplate="channel %{x}<br>passes through unrotated<extra></extra>",
+            hovertemplate=_("channel %{x}<br>passes through unrotated") + "<extra></extra>",
             xgap=1,
         )
         fig.add_annotation(
-            x=(dim + head_dim - 1) / 2, y=0, text=f"pass-through: channels {dim}–{head_dim - 1}", showarrow=False
+            x=(dim + head_dim - 1) / 2,
+            y=0,
+            text=_("pass-through: channels {first}–{last}").format(first=dim, last=head_dim - 1),
+            showarrow=False,
         )
-    fig.update_xaxes(title_text="channel j of the head", range=[-0.5, head_dim - 0.5])
+    fig.update_xaxes(title_text=_("channel j of the head"), range=[-0.5, head_dim - 0.5])
     fig.update_yaxes(showticklabels=False)
-    fig.update_layout(title=f"Channel → pair map, layout={layout}, {describe(p, length=False)}", height=230)
+    fig.update_layout(
+        title=_("Channel → pair map, layout={layout}, {describe}").format(
+            layout=layout, describe=describe(p, length=False)
+        ),
+        height=230,
+    )
     if layout == "half":
-        how = (
-            f"half (rotate_half, GPT-NeoX / HF Llama): channel j rotates with channel j + {dim // 2} "
-            f"(pair j mod {dim // 2}), so the pair colours repeat twice"
+        how = _(
+            "{dim} of {head_dim} channels rotate in {pairs} pairs. Layout half (rotate_half, GPT-NeoX / HF Llama): "
+            "channel j rotates with channel j + {pairs} (pair j mod {pairs}), so the pair colours repeat twice."
         )
     else:
-        how = "interleaved (GPT-J, DeepSeek): channels 2i and 2i+1 rotate together, so neighbours share a colour"
-    notes = [f"{dim} of {head_dim} channels rotate in {dim // 2} pairs. Layout {how}."]
+        how = _(
+            "{dim} of {head_dim} channels rotate in {pairs} pairs. Layout interleaved (GPT-J, DeepSeek): channels 2i "
+            "and 2i+1 rotate together, so neighbours share a colour."
+        )
+    notes = [how.format(dim=dim, head_dim=head_dim, pairs=dim // 2)]
     if dim < head_dim:
-        notes.append(f"Channels {dim}–{head_dim - 1} pass through unrotated: they carry no position at all.")
+        notes.append(
+            _("Channels {first}–{last} pass through unrotated: they carry no position at all.").format(
+                first=dim, last=head_dim - 1
+            )
+        )
     data = {"channel": channels.astype(np.float32), "pair": pair_row, "partner": partner, "wavelength": wavelength}
     return FigureResult(fig, data, tuple(notes))

@@ -7,6 +7,7 @@ from typing import Any
 
 from figures.common_params import MAX_HEAD_DIM
 from figures.params import ParamSpec, register_param
+from i18n import N_, _
 
 
 def _pair_limits(values: Mapping[str, Any]) -> tuple[int, int, str] | None:
@@ -14,7 +15,11 @@ def _pair_limits(values: Mapping[str, Any]) -> tuple[int, int, str] | None:
     if "head_dim" not in values:
         return None
     rotary = int(values["head_dim"] * values.get("partial_rotary_factor", 1.0))
-    return 0, max(0, rotary // 2 - 1), f"rotary dim {rotary} has {rotary // 2} pairs"
+    return (
+        0,
+        max(0, rotary // 2 - 1),
+        _("rotary dim {rotary} has {pairs} pairs").format(rotary=rotary, pairs=rotary // 2),
+    )
 
 
 register_param(
@@ -22,15 +27,23 @@ register_param(
         "pair",
         "int",
         8,
-        "Frequency pair i",
+        N_("Frequency pair i"),
         0,
         MAX_HEAD_DIM // 2 - 1,
-        help="Pair i turns by θ_i = base^(-2i/d) radians per token; 0 is the fastest.",
+        help=N_("Pair i turns by θ_i = base^(-2i/d) radians per token; 0 is the fastest."),
         limits=_pair_limits,
     )
 )
 
 
 register_param(
-    ParamSpec("qk_seed", "int", 0, "Seed of the random q, k", 0, 2**31 - 1, help="The same seed gives the same q, k.")
+    ParamSpec(
+        "qk_seed",
+        "int",
+        0,
+        N_("Seed of the random q, k"),
+        0,
+        2**31 - 1,
+        help=N_("The same seed gives the same q, k."),
+    )
 )

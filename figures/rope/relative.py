@@ -12,6 +12,7 @@ from figures.registry import FigureResult, register
 from figures.rope.frequencies import describe, rotary_inv_freq
 from figures.shown import shown_positions
 from figures.theme import DIVERGING_SCALE
+from i18n import N_, _
 from posenc_core import rope, sampling
 from posenc_core.device import resolve_device
 
@@ -50,10 +51,10 @@ def score_positions(p: Mapping[str, Any]) -> tuple[torch.Tensor, str]:
     if p["view"] == "window" or not sampling.is_sampled(positions):
         return positions, note
     stride = int(sampling.sampling_stride(positions))
-    return positions, (
-        f"overview, sampled: positions 0, {stride:,}, {2 * stride:,}, …, {int(positions[-1]):,} ({positions.numel()} "
-        f"of {length:,}), one every {stride:,} tokens so that each diagonal holds a single distance m − n"
-    )
+    return positions, _(
+        "overview, sampled: positions 0, {stride:,}, {double:,}, …, {last:,} ({count} of {length:,}), one every "
+        "{stride:,} tokens so that each diagonal holds a single distance m − n"
+    ).format(stride=stride, double=2 * stride, last=int(positions[-1]), count=positions.numel(), length=length)
 
 
 def scores(p: Mapping[str, Any], positions, key_positions, dtype: torch.dtype) -> torch.Tensor:
@@ -64,7 +65,7 @@ def scores(p: Mapping[str, Any], positions, key_positions, dtype: torch.dtype) -
     )
 
 
-@register("rope-scores", title="RoPE score q_m·k_n for a random q, k", page="rope", params=RELATIVE_PARAMS)
+@register("rope-scores", title=N_("RoPE score q_m·k_n for a random q, k"), page="rope", params=RELATIVE_PARAMS)
 def score_matrix(p: Mapping[str, Any]) -> FigureResult:
     positions, position_note = score_positions(p)
     matrix = scores(p, positions, positions, work_dtype(p))
@@ -72,10 +73,12 @@ def score_matrix(p: Mapping[str, Any]) -> FigureResult:
         matrix,
         positions.numpy(),
         positions.numpy(),
-        title=f"Score q_m·k_n, seed {p['qk_seed']}, layout={p['rope_layout']}, {describe(p)}",
-        x_title="key position n (tokens)",
-        y_title="query position m (tokens)",
-        value_name="score",
+        title=_("Score q_m·k_n, seed {seed}, layout={layout}, {describe}").format(
+            seed=p["qk_seed"], layout=p["rope_layout"], describe=describe(p)
+        ),
+        x_title=_("key position n (tokens)"),
+        y_title=_("query position m (tokens)"),
+        value_name=_("score"),
         colorscale=DIVERGING_SCALE,
         zmid=0.0,
         reversed_y=True,
@@ -83,8 +86,10 @@ def score_matrix(p: Mapping[str, Any]) -> FigureResult:
     fig.update_layout(height=560)
     notes = (
         position_note,
-        "Score = (R(m)q)·(R(n)k) for a random q and k: the raw dot product (no 1/√d, no softmax). Every "
-        "diagonal, m − n = constant, has one colour: the score depends on the distance only.",
+        _(
+            "Score = (R(m)q)·(R(n)k) for a random q and k: the raw dot product (no 1/√d, no softmax). Every "
+            "diagonal, m − n = constant, has one colour: the score depends on the distance only."
+        ),
     )
     return FigureResult(fig, {"scores": as_array(matrix), "positions": as_array(positions)}, notes)
 
@@ -102,7 +107,7 @@ def profile_geometry(p: Mapping[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:
 
 @register(
     "rope-relative-profile",
-    title="RoPE score against m - n from several key positions",
+    title=N_("RoPE score against m - n from several key positions"),
     page="rope",
     params=RELATIVE_PARAMS,
 )
@@ -115,23 +120,26 @@ def relative_profile(p: Mapping[str, Any]) -> FigureResult:
         rows = torch.stack([block[j, :, j] for j in range(anchors.numel())])  # (K, D): curve j = key n_j
         spread[dtype] = float((rows.amax(0) - rows.amin(0)).max())
         if not curves:
-            curves = {f"key at n = {int(n):,}": row for n, row in zip(anchors, rows, strict=True)}
+            curves = {_("key at n = {n:,}").format(n=int(n)): row for n, row in zip(anchors, rows, strict=True)}
     fig = lines(
         distances.numpy(),
         curves,
-        title=f"Score vs m − n, {len(curves)} key positions, seed {p['qk_seed']}, "
-        f"layout={p['rope_layout']}, {describe(p)}",
-        x_title="relative distance m − n (tokens)",
-        y_title="score (R(m)q)·(R(n)k)",
+        title=_("Score vs m − n, {count} key positions, seed {seed}, layout={layout}, {describe}").format(
+            count=len(curves), seed=p["qk_seed"], layout=p["rope_layout"], describe=describe(p)
+        ),
+        x_title=_("relative distance m − n (tokens)"),
+        y_title=_("score (R(m)q)·(R(n)k)"),
     )
     for trace, dash in zip(fig.data, DASHES, strict=False):
         trace.line.dash = dash
-    fig.update_layout(height=460, legend={**LEGEND_BELOW, "title": {"text": "one point per diagonal from"}})
+    fig.update_layout(height=460, legend={**LEGEND_BELOW, "title": {"text": _("one point per diagonal from")}})
     last = int(anchors[-1] + distances[-1])
     notes = [
-        f"Each curve reads one point off every diagonal m − n of the full matrix; the curves coincide: largest "
-        f"difference {spread[work_dtype(p)]:.2g}. With float32 angles (as HF computes them, positions up to "
-        f"{last:,}) it is {spread[torch.float32]:.2g}.",
+        _(
+            "Each curve reads one point off every diagonal m − n of the full matrix; the curves coincide: largest "
+            "difference {spread:.2g}. With float32 angles (as HF computes them, positions up to {last:,}) it is "
+            "{spread32:.2g}."
+        ).format(spread=spread[work_dtype(p)], last=last, spread32=spread[torch.float32]),
     ]
     if distances.numel() < int(distances[-1]) + 1:
         notes.append(sampled_note(distances.numel(), int(distances[-1]) + 1, "distances"))

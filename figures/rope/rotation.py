@@ -18,6 +18,7 @@ from figures.common import LEGEND_BELOW, as_array
 from figures.registry import FigureResult, register
 from figures.rope.frequencies import TWO_PI, describe, rotary_inv_freq
 from figures.theme import COLORWAY, SEQUENTIAL_SCALE
+from i18n import N_, _
 from posenc_core import rope, sampling
 
 ROTATION_POSITIONS = sampling.MAX_CELLS_PER_AXIS  # positions in a window (the page's other figures draw as many)
@@ -47,7 +48,11 @@ def view_range(p: Mapping[str, Any]) -> tuple[int, int]:
     if p["view"] != "window":
         return 0, length - 1
     if p["start"] >= length:
-        raise ValueError(f"start must be < seq_len={length:,} in the window view (got {p['start']:,})")
+        raise ValueError(
+            _("start must be < seq_len={length:,} in the window view (got {start:,})").format(
+                length=length, start=p["start"]
+            )
+        )
     return p["start"], min(p["start"] + ROTATION_POSITIONS, length) - 1
 
 
@@ -61,14 +66,26 @@ def turn_positions(
     first, last_in_view = view_range(p)
     last = min(last_in_view, first + math.ceil(turns * wavelength) - (0 if closed else 1))
     count = last - first + 1
-    first_turns = f"the first {turns} turns" if turns > 1 else "the first turn"
-    reach = f"{first_turns} (λ_i = {wavelength:,.4g} tokens)" if last < last_in_view else "the whole view"
+    if last >= last_in_view:
+        reach = _("the whole view")
+    elif turns > 1:
+        reach = _("the first {turns} turns (λ_i = {wavelength:,.4g} tokens)").format(turns=turns, wavelength=wavelength)
+    else:
+        reach = _("the first turn (λ_i = {wavelength:,.4g} tokens)").format(wavelength=wavelength)
     if count <= TURN_POINTS:
-        return torch.arange(first, last + 1), f"every position from {first:,} to {last:,}: {reach}"
+        note = _("every position from {first:,} to {last:,}: {reach}").format(first=first, last=last, reach=reach)
+        return torch.arange(first, last + 1), note
     positions = first + sampling.sampled_positions(count, TURN_POINTS)
-    return positions, f"positions {first:,} to {last:,}, {reach}: " + (
-        f"{positions.numel():,} evenly spaced of {count:,} (exact values; at most "
-        f"{TWO_PI / wavelength * float(positions.diff().max()):.2g} rad apart)"
+    return positions, _(
+        "positions {first:,} to {last:,}, {reach}: {shown:,} evenly spaced of {count:,} (exact values; at most "
+        "{gap:.2g} rad apart)"
+    ).format(
+        first=first,
+        last=last,
+        reach=reach,
+        shown=positions.numel(),
+        count=count,
+        gap=TWO_PI / wavelength * float(positions.diff().max()),
     )
 
 
@@ -105,8 +122,9 @@ def turn_of(p: Mapping[str, Any], turns: int, *, closed: bool = True) -> PairTur
     inv_freq, pair = rotary_inv_freq(p), p["pair"]
     if pair >= inv_freq.numel():
         raise ValueError(
-            f"pair must be < d/2 = {inv_freq.numel()}, the number of rotary pairs for {describe(p, length=False)} "
-            f"(got {pair})"
+            _("pair must be < d/2 = {pairs}, the number of rotary pairs for {describe} (got {pair})").format(
+                pairs=inv_freq.numel(), describe=describe(p, length=False), pair=pair
+            )
         )
     theta, wavelength = float(inv_freq[pair]), float(rope.wavelengths(inv_freq)[pair])
     positions, note = turn_positions(p, wavelength, turns, closed=closed)
@@ -116,7 +134,7 @@ def turn_of(p: Mapping[str, Any], turns: int, *, closed: bool = True) -> PairTur
 
 @register(
     "rope-pair-rotation",
-    title="RoPE: one pair's rotation across positions",
+    title=N_("RoPE: one pair's rotation across positions"),
     page="rope",
     params=("seq_len", "head_dim", "base", "partial_rotary_factor", "pair", "view", "start"),
 )
@@ -127,7 +145,10 @@ def pair_rotation(p: Mapping[str, Any]) -> FigureResult:
         cols=1,
         row_heights=[0.58, 0.42],
         vertical_spacing=0.2,
-        subplot_titles=("on the unit circle: the first turn", f"against the position: the first {TURNS} turns"),
+        subplot_titles=(
+            _("on the unit circle: the first turn"),
+            _("against the position: the first {turns} turns").format(turns=TURNS),
+        ),
     )
     _draw_circle(fig, circle)
     x, marked = as_array(waves.positions), waves.positions.numel() <= MARKED_UP_TO
@@ -139,28 +160,40 @@ def pair_rotation(p: Mapping[str, Any]) -> FigureResult:
             name=name,
             line={"color": color},
             marker={"color": color, "size": 4},
-            hovertemplate=f"position m %{{x:,}}<br>{name} %{{y:.5f}}<extra></extra>",
+            hovertemplate=_("position m %{{x:,}}<br>{name} %{{y:.5f}}").format(name=name) + "<extra></extra>",
             row=2,
             col=1,
         )
     for count in range(1, TURNS + 1):  # every full turn, λ_i apart
         if x[0] + count * waves.wavelength <= x[-1]:
             fig.add_vline(x=float(x[0] + count * waves.wavelength), line={"color": "#999", "dash": "dot"}, row=2, col=1)
-    fig.update_xaxes(title_text="position m (tokens)", row=2, col=1)
+    fig.update_xaxes(title_text=_("position m (tokens)"), row=2, col=1)
     fig.update_yaxes(range=[-1.1, 1.1], row=2, col=1)
     fig.update_layout(  # three short lines: a phone shows about 45 characters of a title
-        title=f"Pair i={circle.pair} turning<br>θ_i={circle.theta:.4g} rad/token, λ_i={circle.wavelength:,.4g} "
-        f"tokens<br>{describe(p, length=False)}",
+        title=_(
+            "Pair i={pair} turning<br>θ_i={theta:.4g} rad/token, λ_i={wavelength:,.4g} tokens<br>{describe}"
+        ).format(
+            pair=circle.pair, theta=circle.theta, wavelength=circle.wavelength, describe=describe(p, length=False)
+        ),
         height=820,
         margin={"t": 135},
         legend={**LEGEND_BELOW, "y": -0.1},  # under the waves' axis title (LEGEND_BELOW's -0.25 is for one row)
     )
     first, last = view_range(p)
     notes = (
-        f"circle: {circle.note}; waves: {waves.note}; the dotted lines mark every full turn",
-        f"Over the positions in view, {first:,} to {last:,}, pair {circle.pair} turns "
-        f"{(last - first) * circle.theta / TWO_PI:,.4g} times ({math.degrees(circle.theta):.4g}° per token, "
-        "anticlockwise).",
+        _("circle: {circle}; waves: {waves}; the dotted lines mark every full turn").format(
+            circle=circle.note, waves=waves.note
+        ),
+        _(
+            "Over the positions in view, {first:,} to {last:,}, pair {pair} turns {turns:,.4g} times ({degrees:.4g}° "
+            "per token, anticlockwise)."
+        ).format(
+            first=first,
+            last=last,
+            pair=circle.pair,
+            turns=(last - first) * circle.theta / TWO_PI,
+            degrees=math.degrees(circle.theta),
+        ),
     )
     data = {"positions": x, "cos": waves.cos, "sin": waves.sin}
     return FigureResult(fig, data, notes)
@@ -191,8 +224,8 @@ def _draw_circle(fig: go.Figure, turn: PairTurn) -> None:
             "size": [12] + [7 if marked else 4] * (len(x) - 1),
             "line": {"color": "#222", "width": [1.5] + [0] * (len(x) - 1)},
         },
-        name="position m",
-        hovertemplate="position m %{marker.color:,}<br>cos mθ_i %{x:.5f}<br>sin mθ_i %{y:.5f}<extra></extra>",
+        name=_("position m"),
+        hovertemplate=_("position m %{marker.color:,}<br>cos mθ_i %{x:.5f}<br>sin mθ_i %{y:.5f}") + "<extra></extra>",
         showlegend=False,
         row=1,
         col=1,
@@ -204,7 +237,7 @@ def _draw_circle(fig: go.Figure, turn: PairTurn) -> None:
         mode="text",
         text=[f"m={int(m):,}" if n == 0 else f"{int(m):,}" for n, m in enumerate(x[shown])],
         textposition=[_outward(c, s) for c, s in zip(turn.cos[shown], turn.sin[shown], strict=True)],
-        name="positions labelled",
+        name=_("positions labelled"),
         hoverinfo="skip",
         showlegend=False,
         row=1,

@@ -12,7 +12,7 @@ import torch
 import figures  # noqa: F401  (registers every family)
 from figures import registry
 from figures.layers import notes
-from figures.layers.params import LAYERED
+from figures.layers.params import LAYERED, MODEL_NAMES, MODEL_SOURCES
 from posenc_core import rope_scaling
 from posenc_core.presets import PRESETS, layer_rope_inputs
 
@@ -25,6 +25,13 @@ def build(model: str):
 
 def test_the_choice_lists_the_presets_that_describe_their_layers():
     assert set(LAYERED) == {"gemma-3-27b", "llama-4-scout"}
+
+
+def test_every_choice_label_and_source_is_in_the_catalogues():
+    """The controls show a choice label with _(): each layered model's name is marked (and kept as-is); so is the
+    source the figure's note cites."""
+    assert {PRESETS[key].name for key in LAYERED} <= set(MODEL_NAMES)
+    assert {PRESETS[key].source for key in LAYERED} <= set(MODEL_SOURCES)  # cited in the figure's note
 
 
 @pytest.mark.parametrize("model", ["gemma-3-27b", "llama-4-scout"])
