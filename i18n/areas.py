@@ -18,7 +18,15 @@ AREAS: dict[str, tuple[str, ...]] = {
     "vision": ("pages/vision.py", "figures/vision/"),
     "nope": ("pages/nope_and_sinks.py", "figures/nope/", "figures/real_attention/"),
     "compare": ("pages/compare.py", "figures/compare/"),
-    "lessons": ("pages/lessons.py", "pages/glossary.py", "lessons/", "ui/lesson"),
+    "lessons": (
+        "pages/lessons.py",
+        "pages/glossary.py",
+        "lessons/",
+        "ui/lesson",
+        "ui/presenter.py",
+        "figures/lessons.py",
+        "figures/lesson_answers.py",
+    ),
 }
 COMMON = "common"  # app.py, ui/, figures/*.py, i18n/ and anything not above
 SOURCE_ROOTS = ("app.py", "pages", "ui", "figures", "i18n", "lessons")

@@ -60,8 +60,11 @@ def updated(template: Catalog, path: Path, locale: str) -> Catalog:
 
 
 def rendered(catalog: Catalog) -> bytes:
+    """The ``.po`` text: each message with the files that show it (no line numbers, so moving code is no change)."""
     buffer = io.BytesIO()
-    write_po(buffer, catalog, width=120, omit_header=True, sort_output=False, ignore_obsolete=True)
+    write_po(
+        buffer, catalog, width=120, omit_header=True, sort_output=False, ignore_obsolete=True, include_lineno=False
+    )
     return buffer.getvalue()
 
 

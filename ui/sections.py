@@ -29,11 +29,11 @@ def show_sections(sections: Mapping[str, Callable[[], None]]) -> str:
     shown = {_(label): label for label in labels}  # translated -> English
     asked = st.query_params.get(KEY)
     default = _(asked) if asked in labels else _(labels[0])
-    tabs = st.tabs(list(shown), key=f"{KEY}-tabs", default=default, on_change=_into_link, args=(shown,))
+    tabs = st.tabs(list(shown), key=f"{KEY}-tabs", default=default, on_change=_opened, args=(shown,))
     for label, tab in zip(labels, tabs, strict=True):
         if not tab.open:
             continue
-        st.query_params[KEY] = label
+        _into_link(label, first=labels[0])
         with tab:
             if label != ALL:
                 sections[label]()
@@ -45,11 +45,19 @@ def show_sections(sections: Mapping[str, Callable[[], None]]) -> str:
     return labels[0]
 
 
-def _into_link(shown: Mapping[str, str]) -> None:
-    """The tab the reader opened, into the link by its English label."""
+def _opened(shown: Mapping[str, str]) -> None:
+    """The tab the reader opened, into the link."""
     opened = st.session_state.get(f"{KEY}-tabs")
     if opened in shown:
-        st.query_params[KEY] = shown[opened]
+        _into_link(shown[opened], first=next(iter(shown.values())))
+
+
+def _into_link(label: str, *, first: str) -> None:
+    """The open section into the link by its English label; the first (the page's default) is left out."""
+    if label != first:
+        st.query_params[KEY] = label
+    elif KEY in st.query_params:
+        del st.query_params[KEY]
 
 
 def what_to_notice(*points: str) -> None:
