@@ -21,6 +21,7 @@ One module per family; every tensor-producing function takes ``device=None, dtyp
 - :mod:`posenc_core.sampling`    display-resolution views (windows, sampled positions, envelopes)
 - :mod:`posenc_core.attention`   a small self-attention (why attention needs position);
                                  :mod:`posenc_core.recurrent` a small RNN, the contrast
+- :mod:`posenc_core.tokens`      splitting an example sentence into tokens (a Han character is one token)
 - :mod:`posenc_core.binary_counter` the bits of p beside the sinusoidal pairs that halve like them
 - :mod:`posenc_core.encoder_attention` a real encoder's attention (all-MiniLM-L6-v2; its tokenizer in wordpiece)
 - :mod:`posenc_core.hf_config`   reading a model's config.json
