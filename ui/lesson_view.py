@@ -167,7 +167,7 @@ def _navigation(lesson: Lesson, number: int) -> None:
     previous, middle, following = st.columns([1, 2, 1], vertical_alignment="center")
     with previous:
         st.button(
-            _("← Previous"),
+            _("Previous"),
             key="lesson-previous",
             disabled=number <= 1,
             on_click=_go,
@@ -177,7 +177,7 @@ def _navigation(lesson: Lesson, number: int) -> None:
         )
     with following:
         st.button(
-            _("Next →"),
+            _("Next"),
             key="lesson-next",
             disabled=number >= len(lesson.steps),
             on_click=_go,
