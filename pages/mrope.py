@@ -3,23 +3,26 @@
 import streamlit as st
 
 from figures.mrope import notes
+from i18n import N_, _
 from ui import controls, show
 from ui.router import ensure_app_router
 from ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 
-st.title("🖼️ M-RoPE: positions for text, images and video")
+st.title(_("🖼️ M-RoPE: positions for text, images and video"))
 st.markdown(
-    "A vision-language model reads text tokens and image patches in one sequence. Qwen2-VL's multimodal RoPE "
-    "gives every token **three** position ids, temporal (T), height (H) and width (W), and splits RoPE's "
-    "frequency pairs into three groups, one per id. A text token gets the same id on all three axes, one more "
-    "per token, which is plain RoPE. An image or video of t × h × w patches is merged m × m into t·(h/m)·(w/m) "
-    "tokens, numbered by their frame (T), row (H) and column (W), starting at the next free id: the tokens of one "
-    "frame share a T id, so an image (t = 1, a single frame) has one T id for all its tokens, while a video's T "
-    "steps once per frame. The text after it continues from the largest id + 1. So an image costs many tokens but "
-    "few ids, and the *rope delta* (largest id + 1 − number of tokens) is negative. Every id and angle is computed "
-    "by `posenc_core.mrope`."
+    _(
+        "A vision-language model reads text tokens and image patches in one sequence. Qwen2-VL's multimodal RoPE "
+        "gives every token **three** position ids, temporal (T), height (H) and width (W), and splits RoPE's "
+        "frequency pairs into three groups, one per id. A text token gets the same id on all three axes, one more "
+        "per token, which is plain RoPE. An image or video of t × h × w patches is merged m × m into t·(h/m)·(w/m) "
+        "tokens, numbered by their frame (T), row (H) and column (W), starting at the next free id: the tokens of one "
+        "frame share a T id, so an image (t = 1, a single frame) has one T id for all its tokens, while a video's T "
+        "steps once per frame. The text after it continues from the largest id + 1. So an image costs many tokens but "
+        "few ids, and the *rope delta* (largest id + 1 − number of tokens) is negative. Every id and angle is computed "
+        "by `posenc_core.mrope`."
+    )
 )
 st.latex(r"\theta_{n,i} = p^{\,a(i)}_n\,\omega_i,\qquad \omega_i = b^{-2i/d}")
 AXIS_OF_PAIR = {  # a(i), the axis whose id turns pair i, in each pair order (s_T + s_H + s_W = d/2)
@@ -30,9 +33,11 @@ AXIS_OF_PAIR = {  # a(i), the axis whose id turns pair i, in each pair order (s_
 
 segments = {"segments": controls.control("segments")}
 st.caption(
-    "Items: `text:N` · `image:TxHxW` (or `image:HxW`, t = 1) · `video:TxHxW`, in patches (Qwen2-VL: 14-pixel "
-    "patches, a video's T counts pairs of frames); H and W must be divisible by spatial_merge_size. At most 4,096 "
-    "tokens."
+    _(
+        "Items: `text:N` · `image:TxHxW` (or `image:HxW`, t = 1) · `video:TxHxW`, in patches (Qwen2-VL: 14-pixel "
+        "patches, a video's T counts pairs of frames); H and W must be divisible by spatial_merge_size. At most 4,096 "
+        "tokens."
+    )
 )
 with st.columns(2)[0]:
     segments["spatial_merge_size"] = controls.control("spatial_merge_size")
@@ -62,8 +67,8 @@ def token_grid() -> None:
 
 show_sections(
     {
-        "Three rows of position ids": position_ids,
-        "Which frequency pairs each axis turns": frequency_pairs,
-        "One image or video on its token grid": token_grid,
+        N_("Three rows of position ids"): position_ids,
+        N_("Which frequency pairs each axis turns"): frequency_pairs,
+        N_("One image or video on its token grid"): token_grid,
     }
 )

@@ -4,21 +4,24 @@ resized to a new grid, and the axial 2-D RoPE of vision towers."""
 import streamlit as st
 
 from figures.vision import notes
+from i18n import N_, _
 from ui import controls, show
 from ui.router import ensure_app_router
 from ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 
-st.title("🧱 Vision: positions on a 2-D grid")
+st.title(_("🧱 Vision: positions on a 2-D grid"))
 st.markdown(
-    "A Vision Transformer cuts an image into patches (16 × 16 pixels: a 224-pixel image gives 14 × 14) and reads "
-    "them as one sequence, row by row, after a [CLS] token. A patch's neighbour below is a whole row of tokens "
-    "away, so a position code for images says where a patch is on the grid: its row r and its column c. MAE's "
-    "sin-cos table spends half the channels on each; a learned table (ViT, DeiT) is one trained row per patch and "
-    "is resized as an image when the input grows; vision towers such as Qwen2-VL's rotate half of each head's "
-    "pairs by the row and half by the column. Every number is computed by `posenc_core.vision` and "
-    "`posenc_core.vision_rope`."
+    _(
+        "A Vision Transformer cuts an image into patches (16 × 16 pixels: a 224-pixel image gives 14 × 14) and reads "
+        "them as one sequence, row by row, after a [CLS] token. A patch's neighbour below is a whole row of tokens "
+        "away, so a position code for images says where a patch is on the grid: its row r and its column c. MAE's "
+        "sin-cos table spends half the channels on each; a learned table (ViT, DeiT) is one trained row per patch and "
+        "is resized as an image when the input grows; vision towers such as Qwen2-VL's rotate half of each head's "
+        "pairs by the row and half by the column. Every number is computed by `posenc_core.vision` and "
+        "`posenc_core.vision_rope`."
+    )
 )
 st.latex(
     r"\mathrm{PE}(r, c) = [\sin c\omega,\ \cos c\omega,\ \sin r\omega,\ \cos r\omega],\quad "
@@ -44,8 +47,11 @@ def sincos_table() -> None:
 
 
 def resized_table() -> None:
+    # the words are in the reader's language; i and the position stay math
     st.latex(
-        r"T'[i, j] = \sum_{a, b} w_{ia}\, w_{jb}\, T[a, b],\quad \text{cell } i \text{ reads } (i + 0.5)\,H/H' - 0.5"
+        r"T'[i, j] = \sum_{a, b} w_{ia}\, w_{jb}\, T[a, b],\quad \text{"
+        + _("cell {i} reads {position}").format(i=r"}i\text{", position=r"}(i + 0.5)\,H/H' - 0.5\text{")
+        + "}"
     )
     values = controls.controls(["old_grid", "new_grid", "resize_mode", "antialias", "channel", "seed"], columns=3)
     result = show.figure("vision-resize", values)
@@ -66,9 +72,9 @@ def rope_2d() -> None:
 
 show_sections(
     {
-        "Patches and [CLS]": patch_grid,
-        "2-D sin-cos table": sincos_table,
-        "Resizing a learned table": resized_table,
-        "2-D RoPE": rope_2d,
+        N_("Patches and [CLS]"): patch_grid,
+        N_("2-D sin-cos table"): sincos_table,
+        N_("Resizing a learned table"): resized_table,
+        N_("2-D RoPE"): rope_2d,
     }
 )

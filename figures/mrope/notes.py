@@ -10,23 +10,32 @@ import numpy as np
 
 from figures.mrope.params import AXES
 from figures.mrope.segments import Segment, parse_segments, segment_spans
+from i18n import _
 
 
 def vision_sentence(segments: list[Segment]) -> str:
     """What T does for the images and videos among ``segments``: one T id per frame, so all tokens share one only
     when t = 1."""
     vision = [s for s in segments if s.kind != "text"]
-    parts = []
-    if any(s.t == 1 for s in vision):
-        parts.append("an image (t = 1: one frame) keeps one T id for all its tokens")
-    if any(s.t > 1 for s in vision):
-        parts.append("a video (or any item with t > 1) steps T once per frame: its tokens share a T id per frame")
-    return " and ".join(parts) + "; H follows the token rows and W the columns"
+    image, video = any(s.t == 1 for s in vision), any(s.t > 1 for s in vision)
+    if image and video:
+        return _(
+            "an image (t = 1: one frame) keeps one T id for all its tokens and a video (or any item with t > 1) "
+            "steps T once per frame: its tokens share a T id per frame; H follows the token rows and W the columns"
+        )
+    if image:
+        return _(
+            "an image (t = 1: one frame) keeps one T id for all its tokens; H follows the token rows and W the columns"
+        )
+    return _(
+        "a video (or any item with t > 1) steps T once per frame: its tokens share a T id per frame; H follows the "
+        "token rows and W the columns"
+    )
 
 
 def id_points(p: Mapping[str, Any], data: Mapping[str, np.ndarray]) -> list[str]:
     segments = parse_segments(p["segments"], p["spatial_merge_size"])
-    points = ["Text tokens climb the dotted diagonal on all three rows: with text only, M-RoPE *is* 1-D RoPE."]
+    points = [_("Text tokens climb the dotted diagonal on all three rows: with text only, M-RoPE *is* 1-D RoPE.")]
     vision = [(s, first, end) for s, first, end in segment_spans(segments) if s.kind != "text"]
     if not vision:
         return points
@@ -35,23 +44,41 @@ def id_points(p: Mapping[str, Any], data: Mapping[str, np.ndarray]) -> list[str]
     t_ids, ids = data["t"][first:end], np.stack([data[a.lower()][first:end] for a in AXES])
     low, high = int(ids.min()), int(ids.max())
     time = (
-        f"all its tokens share T id {int(t_ids[0])} (t = 1)"
+        _("all its tokens share T id {id} (t = 1)").format(id=int(t_ids[0]))
         if s.t == 1
-        else f"T steps once per frame, ids {int(t_ids.min())}–{int(t_ids.max())} for its {s.t} frames"
+        else _("T steps once per frame, ids {low}–{high} for its {frames} frames").format(
+            low=int(t_ids.min()), high=int(t_ids.max()), frames=s.t
+        )
+    )
+    message = (
+        _(
+            "The image {t}×{h}×{w} (merged {m}×{m}: {t}×{rows}×{columns} = {count} tokens) uses only the ids "
+            "{low}–{high}: {time}, H steps once per token row and W sweeps each row."
+        )
+        if s.kind == "image"
+        else _(
+            "The video {t}×{h}×{w} (merged {m}×{m}: {t}×{rows}×{columns} = {count} tokens) uses only the ids "
+            "{low}–{high}: {time}, H steps once per token row and W sweeps each row."
+        )
     )
     points.append(
-        f"The {s.kind} {s.t}×{s.h}×{s.w} (merged {m}×{m}: {s.t}×{s.h // m}×{s.w // m} = {s.count} tokens) uses "
-        f"only the ids {low}–{high}: {time}, H steps once per token row and W sweeps each row."
+        message.format(
+            t=s.t, h=s.h, w=s.w, m=m, rows=s.h // m, columns=s.w // m, count=s.count, low=low, high=high, time=time
+        )
     )
     delta = int(max(data[a.lower()].max() for a in AXES)) + 1 - len(data["t"])
     points.append(
-        "The text after a vision item resumes from its largest id + 1, below the dotted line: the rope delta is "
-        f"{delta} (the next generated token gets position N + delta on all three axes)."
+        _(
+            "The text after a vision item resumes from its largest id + 1, below the dotted line: the rope delta is "
+            "{delta} (the next generated token gets position N + delta on all three axes)."
+        ).format(delta=delta)
     )
-    if any(s.t > 1 for s, _, _ in vision):
+    if any(s.t > 1 for s, _first, _end in vision):
         points.append(
-            "With t > 1 (a video: one temporal patch per 2 frames) the T id steps once per frame, so the same patch "
-            "in the next frame is one T id away; only t = 1 keeps one T id for the whole item."
+            _(
+                "With t > 1 (a video: one temporal patch per 2 frames) the T id steps once per frame, so the same "
+                "patch in the next frame is one T id away; only t = 1 keeps one T id for the whole item."
+            )
         )
     return points
 
@@ -62,47 +89,57 @@ def pair_points(p: Mapping[str, Any], data: Mapping[str, np.ndarray]) -> list[st
     half = len(axis)
     if p["mrope_layout"] == "qwen2_vl":
         blocks = ", ".join(
-            f"{name} pairs {pairs[name][0]}–{pairs[name][-1]} (wavelengths {_tokens(wavelength[pairs[name][0]])}–"
-            f"{_tokens(wavelength[pairs[name][-1]])} tokens)"
+            _("{axis} pairs {first}–{last} (wavelengths {short}–{long} tokens)").format(
+                axis=name,
+                first=pairs[name][0],
+                last=pairs[name][-1],
+                short=_tokens(wavelength[pairs[name][0]]),
+                long=_tokens(wavelength[pairs[name][-1]]),
+            )
             for name in AXES
             if pairs[name].size
         )
-        order = (
-            f"Qwen2-VL's blocks: {blocks}. T takes the fastest-turning frequencies, W the slowest. In the angle "
+        order = _(
+            "Qwen2-VL's blocks: {blocks}. T takes the fastest-turning frequencies, W the slowest. In the angle "
             "heatmap the T columns stay constant across an image, the H columns change between its rows, the W "
             "columns along each row."
-        )
+        ).format(blocks=blocks)
     else:
         first = {name: int(pairs[name][0]) for name in AXES if pairs[name].size}
         tail = int(3 * max(pairs["H"].size, pairs["W"].size))
-        order = (
-            f"Qwen3-VL's interleaved order: pairs cycle T, H, W, T, H, W, … (H from pair {first.get('H', '-')}, W "
-            f"from pair {first.get('W', '-')}), so every axis gets fast and slow frequencies"
-            + (f"; pairs {tail}–{half - 1} all go to T" if tail < half else "")
-            + ". In the angle heatmap the H and W columns change across an image at every speed, not only in the "
-            "slow half."
-        )
+        tail_note = _("; pairs {first}–{last} all go to T").format(first=tail, last=half - 1) if tail < half else ""
+        order = _(
+            "Qwen3-VL's interleaved order: pairs cycle T, H, W, T, H, W, … (H from pair {h}, W from pair {w}), so "
+            "every axis gets fast and slow frequencies{tail}. In the angle heatmap the H and W columns change across "
+            "an image at every speed, not only in the slow half."
+        ).format(h=first.get("H", "-"), w=first.get("W", "-"), tail=tail_note)
     return [
         order,
-        f"The sections must add up to head_dim / 2 = {half}: Qwen2-VL-7B uses 16, 24, 24 (head_dim 128, base "
-        "1,000,000) in blocks; Qwen3-VL interleaves 24, 20, 20.",
+        _(
+            "The sections must add up to head_dim / 2 = {half}: Qwen2-VL-7B uses 16, 24, 24 (head_dim 128, base "
+            "1,000,000) in blocks; Qwen3-VL interleaves 24, 20, 20."
+        ).format(half=half),
     ]
 
 
 def grid_points(data: Mapping[str, np.ndarray]) -> list[str]:
     if not len(data.get("t", ())):
-        return ["Add an image or a video to the segments to see its grid."]
+        return [_("Add an image or a video to the segments to see its grid.")]
     t, h, w = (data[a] for a in ("t", "h", "w"))
     frames = int(t.max() - t.min()) + 1
     time = (
-        f"every token has the same T id ({int(t[0])}): one frame"
+        _("every token has the same T id ({id}): one frame").format(id=int(t[0]))
         if frames == 1
-        else f"the T id steps once per frame ({int(t.min())}–{int(t.max())}): tokens share it only within a frame"
+        else _("the T id steps once per frame ({low}–{high}): tokens share it only within a frame").format(
+            low=int(t.min()), high=int(t.max())
+        )
     )
     return [
-        f"H runs {int(h.min())}–{int(h.max())} down the rows and W {int(w.min())}–{int(w.max())} along them: the "
-        "ids are the grid coordinates plus one offset, so neighbouring patches are one id apart in each direction.",
-        f"T: {time}.",
+        _(
+            "H runs {h_low}–{h_high} down the rows and W {w_low}–{w_high} along them: the ids are the grid "
+            "coordinates plus one offset, so neighbouring patches are one id apart in each direction."
+        ).format(h_low=int(h.min()), h_high=int(h.max()), w_low=int(w.min()), w_high=int(w.max())),
+        _("T: {time}.").format(time=time),
     ]
 
 

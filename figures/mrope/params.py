@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from figures.params import ParamSpec, register_param
+from i18n import N_
 from posenc_core import mrope
 
 MAX_TOKENS = 4096  # tokens after merging: the three id rows stay a few thousand points each
@@ -14,10 +15,10 @@ MAX_ITEMS = 64
 AXES = ("T", "H", "W")
 
 
-AXIS_NAMES = {"T": "temporal", "H": "height", "W": "width"}
+AXIS_NAMES = {"T": N_("temporal"), "H": N_("height"), "W": N_("width")}  # shown with _()
 
 
-LAYOUT_NAMES = {"qwen2_vl": "Qwen2-VL blocks", "interleaved": "Qwen3-VL interleaved"}
+LAYOUT_NAMES = {"qwen2_vl": N_("Qwen2-VL blocks"), "interleaved": N_("Qwen3-VL interleaved")}  # shown with _()
 
 
 register_param(
@@ -25,16 +26,24 @@ register_param(
         "segments",
         "text",
         "text:3,image:1x4x6,text:2,video:2x4x4",
-        "Segments",
-        help="Comma-separated: text:N (N tokens), image:TxHxW or image:HxW, video:TxHxW (patches; H and W "
-        "divisible by spatial_merge_size). Example: text:3,image:1x4x6,text:2,video:2x4x4",
+        N_("Segments"),
+        help=N_(
+            "Comma-separated: text:N (N tokens), image:TxHxW or image:HxW, video:TxHxW (patches; H and W "
+            "divisible by spatial_merge_size). Example: text:3,image:1x4x6,text:2,video:2x4x4"
+        ),
     )
 )
 
 
 register_param(
     ParamSpec(
-        "spatial_merge_size", "int", 2, "spatial_merge_size", 1, 8, help="m x m patches merge into one token (2)."
+        "spatial_merge_size",
+        "int",
+        2,
+        N_("spatial_merge_size"),
+        1,
+        8,
+        help=N_("m x m patches merge into one token (2)."),
     )
 )
 
@@ -44,12 +53,12 @@ register_param(
         "mrope_section",
         "ints",
         (16, 24, 24),
-        "mrope_section (T, H, W pairs)",
+        N_("mrope_section (T, H, W pairs)"),
         1,
         256,
         max_items=8,
         unique=False,
-        help="Frequency pairs per axis, in order T, H, W; they must add up to head_dim/2 (Qwen2-VL: 16,24,24).",
+        help=N_("Frequency pairs per axis, in order T, H, W; they must add up to head_dim/2 (Qwen2-VL: 16,24,24)."),
     )
 )
 
@@ -59,14 +68,22 @@ register_param(
         "mrope_layout",
         "choice",
         "qwen2_vl",
-        "Pair order",
+        N_("Pair order"),
         choices=mrope.LAYOUTS,
-        choice_labels={"qwen2_vl": "Qwen2-VL (blocks)", "interleaved": "Qwen3-VL (interleaved)"},
-        help="Which pairs each axis gets: contiguous sections (Qwen2-VL, Qwen2.5-VL) or THWTHW… (Qwen3-VL).",
+        choice_labels={"qwen2_vl": N_("Qwen2-VL (blocks)"), "interleaved": N_("Qwen3-VL (interleaved)")},
+        help=N_("Which pairs each axis gets: contiguous sections (Qwen2-VL, Qwen2.5-VL) or THWTHW… (Qwen3-VL)."),
     )
 )
 
 
 register_param(
-    ParamSpec("vision_index", "int", 1, "Image/video in the grid (1 = first)", 1, MAX_ITEMS, help="Counts both kinds.")
+    ParamSpec(
+        "vision_index",
+        "int",
+        1,
+        N_("Image/video in the grid (1 = first)"),
+        1,
+        MAX_ITEMS,
+        help=N_("Counts both kinds."),
+    )
 )

@@ -15,6 +15,7 @@ from figures.mrope.params import AXES, AXIS_NAMES
 from figures.mrope.segments import core_segments, position_ids, segment_spans
 from figures.registry import FigureResult, register
 from figures.theme import COLORWAY
+from i18n import N_, _
 from posenc_core import mrope
 
 SHADES = {"image": "rgba(31,119,180,0.10)", "video": "rgba(255,127,14,0.12)"}
@@ -22,7 +23,7 @@ SHADES = {"image": "rgba(31,119,180,0.10)", "video": "rgba(255,127,14,0.12)"}
 
 @register(
     "mrope-position-ids",
-    title="M-RoPE position ids (T, H, W) of a text/image/video sequence",
+    title=N_("M-RoPE position ids (T, H, W) of a text/image/video sequence"),
     page="mrope",
     params=("segments", "spatial_merge_size"),
 )
@@ -39,8 +40,8 @@ def position_id_rows(p: Mapping[str, Any]) -> FigureResult:
             y=as_array(ids[row - 1]),
             mode=mode,
             line={"shape": "hv", "color": COLORWAY[row - 1]},
-            name=f"{axis} ({AXIS_NAMES[axis]})",
-            hovertemplate=f"token %{{x:,}}<br>{axis} id %{{y:,}}<extra></extra>",
+            name=f"{axis} ({_(AXIS_NAMES[axis])})",
+            hovertemplate=_("token %{x:,}") + "<br>" + _("{axis} id").format(axis=axis) + " %{y:,}<extra></extra>",
             row=row,
             col=1,
         )
@@ -49,24 +50,28 @@ def position_id_rows(p: Mapping[str, Any]) -> FigureResult:
             y=token,
             mode="lines",
             line={"dash": "dot", "color": "#999999", "width": 1},
-            name="1-D RoPE position (token index)",
+            name=_("1-D RoPE position (token index)"),
             showlegend=row == 1,
             hoverinfo="skip",
             row=row,
             col=1,
         )
-        fig.update_yaxes(title_text=f"{axis} id", **integer_ticks(0, int(ids.max()), most=4), row=row, col=1)
+        fig.update_yaxes(
+            title_text=_("{axis} id").format(axis=axis), **integer_ticks(0, int(ids.max()), most=4), row=row, col=1
+        )
     for s, first, end in segment_spans(segments):
         if s.kind != "text":
             fig.add_vrect(x0=first - 0.5, x1=end - 0.5, fillcolor=SHADES[s.kind], line_width=0, layer="below")
             fig.add_annotation(
                 x=(first + end - 1) / 2, y=1.0, yref="paper", yanchor="bottom", text=s.label, showarrow=False
             )
-    fig.update_xaxes(title_text="token index (position in the sequence)", row=3, col=1)
+    fig.update_xaxes(title_text=_("token index (position in the sequence)"), row=3, col=1)
     fig.update_xaxes(**integer_ticks(0, n - 1))  # every row: ids and token indices are whole numbers
     fig.update_layout(
-        title=f"M-RoPE position ids of {n:,} tokens, spatial_merge_size={p['spatial_merge_size']}<br>"
-        f"rope delta = max id + 1 − N = {delta:,}",
+        title=_(
+            "M-RoPE position ids of {count:,} tokens, spatial_merge_size={merge}<br>"
+            "rope delta = max id + 1 − N = {delta:,}"
+        ).format(count=n, merge=p["spatial_merge_size"], delta=delta),
         height=620,
         margin={"t": 110},
         legend={"orientation": "h", "y": -0.16},
@@ -74,13 +79,17 @@ def position_id_rows(p: Mapping[str, Any]) -> FigureResult:
     data = {"token": token, **{axis.lower(): as_array(ids[i]) for i, axis in enumerate(AXES)}}
     data["segment"] = np.repeat(np.arange(len(segments), dtype=np.float32), [s.count for s in segments])
     notes = [
-        f"rope delta = {int(ids.max()):,} + 1 − {n:,} = {delta:,}: the next generated token gets position "
-        f"N + delta = {n + delta:,} on all three axes (decoding adds delta to the cache position)",
+        _(
+            "rope delta = {largest:,} + 1 − {count:,} = {delta:,}: the next generated token gets position N + delta = "
+            "{next:,} on all three axes (decoding adds delta to the cache position)"
+        ).format(largest=int(ids.max()), count=n, delta=delta, next=n + delta),
     ]
     if all(s.kind == "text" for s in segments):
-        notes.append("text only: T = H = W = token index on every token, so M-RoPE is exactly 1-D RoPE (delta 0)")
+        notes.append(_("text only: T = H = W = token index on every token, so M-RoPE is exactly 1-D RoPE (delta 0)"))
     else:
         notes.append(
-            f"text tokens have T = H = W and step by 1, parallel to the dotted 1-D line; {vision_sentence(segments)}"
+            _("text tokens have T = H = W and step by 1, parallel to the dotted 1-D line; {vision}").format(
+                vision=vision_sentence(segments)
+            )
         )
     return FigureResult(fig, data, tuple(notes))

@@ -9,6 +9,7 @@ from typing import Any
 import torch
 
 from figures.mrope.params import MAX_ITEMS, MAX_TOKENS
+from i18n import _
 from posenc_core import mrope
 
 
@@ -24,45 +25,64 @@ class Segment:
 
     @property
     def label(self) -> str:
-        return f"text ×{self.count}" if self.kind == "text" else f"{self.kind} {self.t}×{self.h}×{self.w}"
+        if self.kind == "text":
+            return _("text ×{count}").format(count=self.count)
+        shape = f"{self.t}×{self.h}×{self.w}"
+        return (
+            _("image {shape}").format(shape=shape) if self.kind == "image" else _("video {shape}").format(shape=shape)
+        )
 
 
 def parse_segments(text: str, spatial_merge_size: int) -> list[Segment]:
     """``text:3,image:1x4x6,video:2x4x4`` -> segments, or a ValueError naming the bad item and the rule."""
     items = [item.strip() for item in str(text).lower().split(",") if item.strip()]
     if not items:
-        raise ValueError("segments must list at least one item, e.g. text:3,image:1x4x6,text:2")
+        raise ValueError(_("segments must list at least one item, e.g. text:3,image:1x4x6,text:2"))
     if len(items) > MAX_ITEMS:
-        raise ValueError(f"segments must list at most {MAX_ITEMS} items (got {len(items)})")
+        raise ValueError(
+            _("segments must list at most {most} items (got {count})").format(most=MAX_ITEMS, count=len(items))
+        )
     segments = [
-        _parse_item(f"segments item {i} ({item!r})", item, spatial_merge_size) for i, item in enumerate(items, 1)
+        _parse_item(_("segments item {number} ({item})").format(number=i, item=repr(item)), item, spatial_merge_size)
+        for i, item in enumerate(items, 1)
     ]
     total = sum(s.count for s in segments)
     if total > MAX_TOKENS:
         raise ValueError(
-            f"segments hold {total:,} tokens after merging; at most {MAX_TOKENS:,} are drawn: use fewer or "
-            "smaller items"
+            _(
+                "segments hold {total:,} tokens after merging; at most {most:,} are drawn: use fewer or smaller items"
+            ).format(total=total, most=MAX_TOKENS)
         )
     return segments
 
 
 def _parse_item(where: str, item: str, merge: int) -> Segment:
-    kind, _, size = (part.strip() for part in item.partition(":"))
+    kind, _colon, size = (part.strip() for part in item.partition(":"))
     if kind == "text":
         if not size.isdigit() or int(size) < 1:
-            raise ValueError(f"{where}: text takes a token count of at least 1, e.g. text:3")
+            raise ValueError(_("{where}: text takes a token count of at least 1, e.g. text:3").format(where=where))
         return Segment("text", count=int(size))
     if kind not in ("image", "video"):
-        raise ValueError(f"{where}: the kind must be text, image or video, e.g. text:3 or image:1x4x6")
+        raise ValueError(
+            _("{where}: the kind must be text, image or video, e.g. text:3 or image:1x4x6").format(where=where)
+        )
     dims = [part.strip() for part in size.split("x")]
     lengths = (2, 3) if kind == "image" else (3,)
     if not all(part.isdigit() and int(part) >= 1 for part in dims) or len(dims) not in lengths:
-        shape = "TxHxW or HxW" if kind == "image" else "TxHxW"
-        raise ValueError(f"{where}: {kind} takes {shape} patch counts of at least 1, e.g. {kind}:1x4x6")
+        message = (
+            _("{where}: image takes TxHxW or HxW patch counts of at least 1, e.g. image:1x4x6")
+            if kind == "image"
+            else _("{where}: video takes TxHxW patch counts of at least 1, e.g. video:1x4x6")
+        )
+        raise ValueError(message.format(where=where))
     t, h, w = (1, *map(int, dims)) if len(dims) == 2 else map(int, dims)
     for name, value in (("h", h), ("w", w)):
         if value % merge:
-            raise ValueError(f"{where}: {name}={value} must be divisible by spatial_merge_size={merge}")
+            raise ValueError(
+                _("{where}: {name}={value} must be divisible by spatial_merge_size={merge}").format(
+                    where=where, name=name, value=value, merge=merge
+                )
+            )
     return Segment(kind, t, h, w, t * (h // merge) * (w // merge))
 
 

@@ -12,6 +12,7 @@ from figures.common import as_array
 from figures.mrope.grid import integer_ticks
 from figures.registry import FigureResult, register
 from figures.theme import SEQUENTIAL_SCALE
+from i18n import N_, _
 
 LABELLED_CELLS = 196  # grids up to 14 x 14 print each patch's token index in its cell
 CLS_COLOUR = "#d62728"
@@ -38,7 +39,7 @@ def _x_of(where: Mapping[str, Any]) -> str:
 
 @register(
     "vision-patch-grid",
-    title="ViT's patch grid: token order and [CLS]",
+    title=N_("ViT's patch grid: token order and [CLS]"),
     page="vision",
     params=("grid_h", "grid_w", "cls_token"),
 )
@@ -55,8 +56,8 @@ def patch_grid(p: Mapping[str, Any]) -> FigureResult:
             text=token.astype(str) if labelled else None,
             texttemplate="%{text}" if labelled else None,
             colorscale=SEQUENTIAL_SCALE,
-            colorbar={"title": {"text": "token"}},
-            hovertemplate="patch row %{y}, column %{x}<br>token %{z}<extra></extra>",
+            colorbar={"title": {"text": _("token")}},
+            hovertemplate=_("patch row %{y}, column %{x}<br>token %{z}") + "<extra></extra>",
         )
     )
     square_cells(fig, rows, columns)
@@ -65,14 +66,20 @@ def patch_grid(p: Mapping[str, Any]) -> FigureResult:
         fig.add_annotation(x=-2, y=0, text="[CLS]<br>0", showarrow=False, font={"color": "white", "size": 10})
         fig.update_xaxes(range=[-2.6, columns - 0.5])
     fig.update_layout(
-        title=f"{rows}×{columns} patches, read row by row" + (" after [CLS]" if cls else ""),
-        xaxis_title="patch column c",
-        yaxis_title="patch row r",
+        title=(
+            _("{rows}×{columns} patches, read row by row after [CLS]")
+            if cls
+            else _("{rows}×{columns} patches, read row by row")
+        ).format(rows=rows, columns=columns),
+        xaxis_title=_("patch column c"),
+        yaxis_title=_("patch row r"),
         height=420,
     )
     notes = [
-        f"{rows * columns + first:,} tokens: "
-        + ("[CLS] = 0, " if cls else "")
-        + f"patch (r, c) = {first} + r·{columns} + c"
+        (
+            _("{count:,} tokens: [CLS] = 0, patch (r, c) = {first} + r·{columns} + c")
+            if cls
+            else _("{count:,} tokens: patch (r, c) = {first} + r·{columns} + c")
+        ).format(count=rows * columns + first, first=first, columns=columns)
     ]
     return FigureResult(fig, {"token": as_array(token)}, tuple(notes))

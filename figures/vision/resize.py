@@ -14,6 +14,7 @@ from figures.registry import FigureResult, register
 from figures.theme import DIVERGING_SCALE
 from figures.vision.grid import square_cells
 from figures.vision.params import RESIZE_CHANNELS
+from i18n import N_, _
 from posenc_core import vision
 
 TABLE_STD = 0.02  # the table's scale, as a ViT's initialised table (N(0, 0.02²))
@@ -31,7 +32,7 @@ def tables(p: Mapping[str, Any]):
 
 @register(
     "vision-resize",
-    title="A learned patch table resized to a new grid",
+    title=N_("A learned patch table resized to a new grid"),
     page="vision",
     params=("old_grid", "new_grid", "resize_mode", "antialias", "channel", "seed"),
 )
@@ -45,7 +46,11 @@ def resized_table(p: Mapping[str, Any]) -> FigureResult:
     fig = make_subplots(
         rows=1,
         cols=3,
-        subplot_titles=(f"table {old}×{old}", f"resized {new}×{new}", "minus waves at new grid"),
+        subplot_titles=(
+            _("table {side}×{side}").format(side=old),
+            _("resized {side}×{side}").format(side=new),
+            _("minus waves at new grid"),
+        ),
         horizontal_spacing=0.06,
     )
     for column, (values, side) in enumerate(((before, old), (after, new), (difference, new)), start=1):
@@ -54,31 +59,43 @@ def resized_table(p: Mapping[str, Any]) -> FigureResult:
             x=np.arange(side),
             y=np.arange(side),
             coloraxis="coloraxis",
-            hovertemplate="row %{y}, column %{x}<br>value %{z:.3g}<extra></extra>",
+            hovertemplate=_("row %{y}, column %{x}<br>value %{z:.3g}") + "<extra></extra>",
             row=1,
             col=column,
         )
         square_cells(fig, side, side, row=1, col=column)
-        fig.update_xaxes(title_text="patch column", row=1, col=column)
-    fig.update_yaxes(title_text="patch row", row=1, col=1)
-    aa = "antialias" if p["antialias"] else "no antialias"
+        fig.update_xaxes(title_text=_("patch column"), row=1, col=column)
+    fig.update_yaxes(title_text=_("patch row"), row=1, col=1)
+    title = (
+        _("Smooth random table, channel {channel}: {old}² → {new}² ({mode}, antialias)")
+        if p["antialias"]
+        else _("Smooth random table, channel {channel}: {old}² → {new}² ({mode}, no antialias)")
+    )
     fig.update_layout(
-        title=f"Smooth random table, channel {channel}: {old}² → {new}² ({p['resize_mode']}, {aa})",
+        title=title.format(channel=channel, old=old, new=new, mode=p["resize_mode"]),
         coloraxis={
             "colorscale": DIVERGING_SCALE,
             "cmin": -reach,
             "cmax": reach,
-            "colorbar": {"title": {"text": "value"}},
+            "colorbar": {"title": {"text": _("value")}},
         },
         height=400,
     )
     inside = difference[2:-2, 2:-2].abs().max() if new > 4 else difference.abs().max()
     notes = (
-        f"a seeded smooth table (seed {p['seed']}: {RESIZE_CHANNELS} channels of 3 waves of up to 1.5 cycles per image "
-        f"each, std {TABLE_STD}), not a trained one; the [CLS] row is kept unchanged "
-        f"({float(small[0, channel]):.4f} before and after)",
-        f"largest difference from the waves sampled at {new}×{new}: {float(difference.abs().max()):.2g} "
-        f"({float(inside):.2g} two patches in from the edge); the table spans ±{float(before.abs().max()):.2g}",
+        _(
+            "a seeded smooth table (seed {seed}: {channels} channels of 3 waves of up to 1.5 cycles per image each, "
+            "std {std}), not a trained one; the [CLS] row is kept unchanged ({cls:.4f} before and after)"
+        ).format(seed=p["seed"], channels=RESIZE_CHANNELS, std=TABLE_STD, cls=float(small[0, channel])),
+        _(
+            "largest difference from the waves sampled at {new}×{new}: {largest:.2g} ({inside:.2g} two patches in "
+            "from the edge); the table spans ±{reach:.2g}"
+        ).format(
+            new=new,
+            largest=float(difference.abs().max()),
+            inside=float(inside),
+            reach=float(before.abs().max()),
+        ),
     )
     data = {
         "before": as_array(before),

@@ -15,6 +15,7 @@ from figures.common import as_array
 from figures.registry import FigureResult, register
 from figures.theme import CYCLIC_SCALE, SEQUENTIAL_SCALE
 from figures.vision.grid import LABELLED_CELLS, square_cells
+from i18n import N_, _
 from posenc_core import vision_rope
 from posenc_core.device import resolve_device, work_dtype
 
@@ -27,7 +28,7 @@ def merged(p: Mapping[str, Any]) -> bool:
 
 @register(
     "vision-rope-angles",
-    title="2-D RoPE angles on the patch grid",
+    title=N_("2-D RoPE angles on the patch grid"),
     page="vision",
     params=("grid_h", "grid_w", "vision_head_dim", "vision_base", "frequency", "spatial_merge_size"),
 )
@@ -35,7 +36,7 @@ def rope_angles(p: Mapping[str, Any]) -> FigureResult:
     rows, columns, head_dim, j = p["grid_h"], p["grid_w"], int(p["vision_head_dim"]), p["frequency"]
     quarter, merge = head_dim // 4, p["spatial_merge_size"]
     if not 0 <= j < quarter:
-        raise ValueError(f"frequency must be below head_dim/4 = {quarter} (got {j})")
+        raise ValueError(_("frequency must be below head_dim/4 = {quarter} (got {j})").format(quarter=quarter, j=j))
     device = resolve_device(p["device"])
     angles = vision_rope.axial_angles(
         rows, columns, head_dim, base=p["vision_base"], device=device, dtype=work_dtype(device)
@@ -53,13 +54,13 @@ def rope_angles(p: Mapping[str, Any]) -> FigureResult:
         rows=1,
         cols=3,
         subplot_titles=(
-            f"pair {j}: row",
-            f"pair {quarter + j}: column",
-            f"order (merge {merge})" if in_blocks else "order",
+            _("pair {j}: row").format(j=j),
+            _("pair {j}: column").format(j=quarter + j),
+            _("order (merge {merge})").format(merge=merge) if in_blocks else _("order"),
         ),
         horizontal_spacing=0.06,
     )
-    hover = "row %{y}, column %{x}<br>angle %{z:.3f} rad<extra></extra>"
+    hover = _("row %{y}, column %{x}<br>angle %{z:.3f} rad") + "<extra></extra>"
     for column, values in enumerate((row_angle, col_angle), start=1):
         fig.add_heatmap(
             z=as_array(values),
@@ -79,33 +80,38 @@ def rope_angles(p: Mapping[str, Any]) -> FigureResult:
         showscale=False,
         text=order.numpy().astype(str) if labelled else None,
         texttemplate="%{text}" if labelled else None,
-        hovertemplate="row %{y}, column %{x}<br>token %{z}<extra></extra>",
+        hovertemplate=_("row %{y}, column %{x}<br>token %{z}") + "<extra></extra>",
         row=1,
         col=3,
     )
     for column in (1, 2, 3):
         square_cells(fig, rows, columns, row=1, col=column)
-        fig.update_xaxes(title_text="patch column", row=1, col=column)
-    fig.update_yaxes(title_text="patch row", row=1, col=1)
+        fig.update_xaxes(title_text=_("patch column"), row=1, col=column)
+    fig.update_yaxes(title_text=_("patch row"), row=1, col=1)
     omega = float(vision_rope.axial_inv_freq(head_dim, base=p["vision_base"], device="cpu", dtype=torch.float64)[j])
     fig.update_layout(
-        title=f"2-D RoPE, head_dim={head_dim}, base={p['vision_base']:g}: ω_{j} = {omega:.3g} rad/patch",
+        title=_("2-D RoPE, head_dim={head_dim}, base={base:g}: ω_{j} = {omega:.3g} rad/patch").format(
+            head_dim=head_dim, base=p["vision_base"], j=j, omega=omega
+        ),
         coloraxis={
             "colorscale": CYCLIC_SCALE,
             "cmin": 0.0,
             "cmax": 2 * math.pi,
-            "colorbar": {"title": {"text": "angle mod 2π"}},
+            "colorbar": {"title": {"text": _("angle mod 2π")}},
         },
         height=400,
     )
     notes = [
-        f"ω_{j} = base^(-4·{j}/{head_dim}) = {omega:.4g} rad per patch: "
-        f"one turn every {2 * math.pi / omega:.3g} patches"
+        _("ω_{j} = base^(-4·{j}/{head_dim}) = {omega:.4g} rad per patch: one turn every {period:.3g} patches").format(
+            j=j, head_dim=head_dim, omega=omega, period=2 * math.pi / omega
+        )
     ]
     if not in_blocks:
         notes.append(
-            f"the {rows}×{columns} grid is not whole {merge}×{merge} blocks (Qwen2-VL resizes images so that it "
-            "is): the order drawn is row by row"
+            _(
+                "the {rows}×{columns} grid is not whole {m}×{m} blocks (Qwen2-VL resizes images so that it is): the "
+                "order drawn is row by row"
+            ).format(rows=rows, columns=columns, m=merge)
         )
     data = {"row_angle": as_array(row_angle), "column_angle": as_array(col_angle), "order": as_array(order)}
     return FigureResult(fig, data, tuple(notes))

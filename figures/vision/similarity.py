@@ -12,13 +12,14 @@ from figures.common import as_array
 from figures.registry import FigureResult, register
 from figures.theme import SEQUENTIAL_SCALE
 from figures.vision.grid import square_cells
+from i18n import N_, _
 from posenc_core import vision
 from posenc_core.device import resolve_device, work_dtype
 
 
 @register(
     "vision-sincos-similarity",
-    title="2-D sin-cos: one patch against all",
+    title=N_("2-D sin-cos: one patch against all"),
     page="vision",
     params=("grid_h", "grid_w", "embed_dim", "patch_row", "patch_col"),
 )
@@ -26,7 +27,11 @@ def patch_similarity(p: Mapping[str, Any]) -> FigureResult:
     rows, columns, dim = p["grid_h"], p["grid_w"], int(p["embed_dim"])
     row, col = p["patch_row"], p["patch_col"]
     if not (0 <= row < rows and 0 <= col < columns):
-        raise ValueError(f"patch_row and patch_col must be inside the {rows}×{columns} grid (got ({row}, {col}))")
+        raise ValueError(
+            _("patch_row and patch_col must be inside the {rows}×{columns} grid (got ({row}, {col}))").format(
+                rows=rows, columns=columns, row=row, col=col
+            )
+        )
     device = resolve_device(p["device"])
     table = vision.sincos_2d(rows, columns, dim, device=device, dtype=work_dtype(device))  # (H·W, dim)
     chosen = table[row * columns + col]
@@ -39,8 +44,8 @@ def patch_similarity(p: Mapping[str, Any]) -> FigureResult:
             y=np.arange(rows),
             colorscale=SEQUENTIAL_SCALE,
             zmax=1.0,
-            colorbar={"title": {"text": "cosine"}},
-            hovertemplate="patch row %{y}, column %{x}<br>cosine %{z:.4f}<extra></extra>",
+            colorbar={"title": {"text": _("cosine")}},
+            hovertemplate=_("patch row %{y}, column %{x}<br>cosine %{z:.4f}") + "<extra></extra>",
         )
     )
     fig.add_shape(
@@ -48,9 +53,11 @@ def patch_similarity(p: Mapping[str, Any]) -> FigureResult:
     )
     square_cells(fig, rows, columns)
     fig.update_layout(
-        title=f"Cosine to patch ({row}, {col}), {rows}×{columns}, dim={dim}",
-        xaxis_title="patch column c",
-        yaxis_title="patch row r",
+        title=_("Cosine to patch ({row}, {col}), {rows}×{columns}, dim={dim}").format(
+            row=row, col=col, rows=rows, columns=columns, dim=dim
+        ),
+        xaxis_title=_("patch column c"),
+        yaxis_title=_("patch row r"),
         height=420,
     )
-    return FigureResult(fig, {"similarity": as_array(grid)}, ("the chosen patch is outlined",))
+    return FigureResult(fig, {"similarity": as_array(grid)}, (_("the chosen patch is outlined"),))

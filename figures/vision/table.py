@@ -8,6 +8,7 @@ from typing import Any
 from figures.common import as_array, heatmap, sampled_note
 from figures.registry import FigureResult, register
 from figures.theme import DIVERGING_SCALE
+from i18n import N_, _
 from posenc_core import sampling, vision
 
 BLOCKS = ("sin(c·ω)", "cos(c·ω)", "sin(r·ω)", "cos(r·ω)")  # the four quarters of the channels, in order
@@ -15,7 +16,7 @@ BLOCKS = ("sin(c·ω)", "cos(c·ω)", "sin(r·ω)", "cos(r·ω)")  # the four qu
 
 @register(
     "vision-sincos-table",
-    title="MAE's 2-D sin-cos table",
+    title=N_("MAE's 2-D sin-cos table"),
     page="vision",
     params=("grid_h", "grid_w", "embed_dim", "cls_token"),
 )
@@ -29,9 +30,13 @@ def sincos_table(p: Mapping[str, Any]) -> FigureResult:
         shown,
         as_array(channels),
         as_array(tokens),
-        title=f"2-D sin-cos, {rows}×{columns} patches" + (" + [CLS]" if cls else "") + f", dim={dim}",
-        x_title="channel",
-        y_title="token" + (" (0 = [CLS])" if cls else ""),
+        title=(
+            _("2-D sin-cos, {rows}×{columns} patches + [CLS], dim={dim}")
+            if cls
+            else _("2-D sin-cos, {rows}×{columns} patches, dim={dim}")
+        ).format(rows=rows, columns=columns, dim=dim),
+        x_title=_("channel"),
+        y_title=_("token (0 = [CLS])") if cls else _("token"),
         value_name="PE",
         colorscale=DIVERGING_SCALE,
         zmid=0.0,
