@@ -8,7 +8,6 @@ try:
 except ModuleNotFoundError:  # Python 3.10: tomli is the same parser
     import tomli as tomllib
 
-import pandas as pd
 import streamlit as st
 
 import i18n
@@ -24,6 +23,15 @@ def terms(mtime: float) -> list[dict]:
     """Every [[term]] of the glossary: en, ko, zh-CN and, where written, a definition per language."""
     with GLOSSARY.open("rb") as handle:
         return tomllib.load(handle)["term"]
+
+
+def table(headers: list[str], rows: list[list[str]]) -> str:
+    """A markdown table, the reader's language in the first column, in bold."""
+    lines = ["| " + " | ".join(headers) + " |", "|" + " --- |" * len(headers)]
+    for first, *others in rows:
+        cells = [f"**{first}**", *others]
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    return "\n".join(lines)
 
 
 def matches(term: dict, query: str) -> bool:
@@ -43,14 +51,10 @@ st.markdown(
 query = st.text_input(_("Search"), placeholder=_("a word in any of the three languages"), key="glossary-search")
 every = terms(GLOSSARY.stat().st_mtime)
 shown = [term for term in every if matches(term, query.strip())]
-table = pd.DataFrame(
-    {
-        **{i18n.LANGUAGES[code]: [term[code] for term in shown] for code in columns},
-        _("Definition"): [term.get("definition", {}).get(language, "") for term in shown],
-    }
-)
+headers = [*(i18n.LANGUAGES[code] for code in columns), _("Definition")]
+rows = [[term[code] for code in columns] + [term.get("definition", {}).get(language, "")] for term in shown]
 st.caption(_("{shown} of {total} terms").format(shown=len(shown), total=len(every)))
-if shown:
-    st.dataframe(table, hide_index=True, width="stretch", height=min(38 + 35 * len(shown), 900))
+if shown:  # a markdown table: long definitions wrap, and every term reads in full
+    st.markdown(table(headers, rows))
 else:
     st.info(_("No term contains {query!r}.").format(query=query.strip()), icon="🔎")
