@@ -25,10 +25,11 @@ st.markdown(
     )
 )
 st.latex(r"\theta_{n,i} = p^{\,a(i)}_n\,\omega_i,\qquad \omega_i = b^{-2i/d}")
+OTHERWISE = r"\text{" + _("otherwise") + "}"  # the word of the last case, in the reader's language
 AXIS_OF_PAIR = {  # a(i), the axis whose id turns pair i, in each pair order (s_T + s_H + s_W = d/2)
-    "qwen2_vl": r"a(i) = \begin{cases} T & i < s_T \\ H & s_T \le i < s_T + s_H \\ W & \text{otherwise} \end{cases}",
+    "qwen2_vl": r"a(i) = \begin{cases} T & i < s_T \\ H & s_T \le i < s_T + s_H \\ W & " + OTHERWISE + r" \end{cases}",
     "interleaved": r"a(i) = \begin{cases} H & i \bmod 3 = 1,\ i < 3 s_H \\ W & i \bmod 3 = 2,\ i < 3 s_W \\ "
-    r"T & \text{otherwise} \end{cases}",
+    r"T & " + OTHERWISE + r" \end{cases}",
 }
 
 segments = {"segments": controls.control("segments")}
