@@ -1,8 +1,8 @@
 """The parameter sets every page is measured at: its defaults, and the largest the app accepts."""
 
-from ui.navigation import PAGE_NAMES
+from ui.navigation import EXPLORER_PAGE_NAMES
 
-PAGES = PAGE_NAMES  # every page of the app, in sidebar order
+PAGES = EXPLORER_PAGE_NAMES  # every explorer page of the app (its controls draw figures), in sidebar order
 
 SCENARIOS = {
     "default": {},

@@ -57,10 +57,16 @@ class Step:
     predict: Predict | None = None
     answer_value: str | None = None
     answer_args: dict[str, Any] = field(default_factory=dict)
+    localized: dict[str, dict[str, Any]] = field(default_factory=dict)  # language -> its own parameter values
 
     def params_after(self) -> dict[str, Any]:
         """The figure's parameters once the prediction is revealed: with the ``then`` change, when there is one."""
         return {**self.params, **(self.predict.then if self.predict else {})}
+
+    def params_in(self, language: str, *, after: bool = False) -> dict[str, Any]:
+        """The parameters the figure is drawn with in ``language`` (an example sentence in the learner's language),
+        before or ``after`` the prediction's change."""
+        return {**(self.params_after() if after else self.params), **self.localized.get(language, {})}
 
     def answer_text(self, language: str) -> str:
         """The check question's answer in ``language``, with ``{value}`` filled in from the core."""
@@ -112,6 +118,23 @@ def _unknown_keys(where: _Where, table: Mapping[str, Any], allowed: set[str], pr
     for key in table:
         if key not in allowed:
             raise where.error(prefix + key, f"unknown field{_suggest(key, allowed)}")
+
+
+def _split_languages(where: _Where, name: str, raw: Any) -> tuple[Any, dict[str, dict[str, Any]]]:
+    """``params`` with a value per language (``sentence_a = { en = "...", ko = "...", zh-CN = "..." }``) split into
+    the English values and each language's own."""
+    if not isinstance(raw, Mapping):
+        return raw, {}
+    english, localized = {}, {code: {} for code in LANGUAGES}
+    for key, value in raw.items():
+        if isinstance(value, Mapping):
+            texts = _text(where, f"{name}.{key}", value)
+            english[key] = texts["en"]
+            for code in LANGUAGES:
+                localized[code][key] = texts[code]
+        else:
+            english[key] = value
+    return english, {code: values for code, values in localized.items() if values}
 
 
 def _overrides(where: _Where, name: str, raw: Any, spec: registry.FigureSpec) -> dict[str, Any]:
@@ -186,13 +209,17 @@ def _step(file: str, number: int, raw: Any) -> Step:
     if not isinstance(figure_id, str) or figure_id not in registry.FIGURES:
         raise where.error("figure", f"{figure_id!r} is not a figure{_suggest(figure_id, registry.FIGURES)}")
     spec = registry.FIGURES[figure_id]
-    params = _resolved(where, "params", spec, _overrides(where, "params", raw.get("params", {}), spec))
+    english, localized = _split_languages(where, "params", raw.get("params", {}))
+    params = _resolved(where, "params", spec, _overrides(where, "params", english, spec))
+    for code, values in localized.items():  # each language's values must draw too
+        localized[code] = _overrides(where, f"params ({code})", values, spec)
+        _resolved(where, f"params ({code})", spec, {**params, **localized[code]})
     predict = _predict(where, raw["predict"], spec, params) if "predict" in raw else None
     question = _text(where, "question", raw.get("question"))
     answer = _text(where, "answer", raw.get("answer"))
     answer_args = _answer_args(where, raw.get("answer_args", {}))
     answer_value = raw.get("answer_value")
-    step = Step(number, title, text, figure_id, params, question, answer, predict, answer_value, answer_args)
+    step = Step(number, title, text, figure_id, params, question, answer, predict, answer_value, answer_args, localized)
     if answer_value is None:
         if any("{value" in answer[code] for code in LANGUAGES):
             raise where.error("answer", "quotes {value} but the step names no answer_value")

@@ -98,24 +98,35 @@ def _picker(known: dict[str, Lesson], lesson: Lesson, language: str) -> None:
 
 
 def step_view(lesson: Lesson, step: Step, language: str) -> None:
-    """One step: title, text, the prediction, the figure, the check question with its answer."""
+    """One step: title, text, the prediction, the figure, the check question with its answer. In presenter mode
+    the words sit left of the figure, so a step fits one projected screen; elsewhere one under the other."""
     count = len(lesson.steps)
     st.progress(step.number / count, text=_("Step {k} of {n}").format(k=step.number, n=count))
     st.header(step.title[language], anchor=False)
-    st.markdown(step.text[language])
-    revealed = (lesson.id, step.number) in st.session_state.setdefault(REVEALED, set())
-    if step.predict is not None:
-        _predict(lesson, step, language, revealed)
+    words, picture = st.columns([2, 3], gap="large") if presenter.active() else (st.container(), st.container())
+    with words:
+        st.markdown(step.text[language])
+        revealed = (lesson.id, step.number) in st.session_state.setdefault(REVEALED, set())
+        if step.predict is not None:
+            _predict(lesson, step, language, revealed)
+    with picture:
+        _figure(step, revealed)
+    with words:
+        st.markdown(_("**Check your understanding:** {question}").format(question=step.question[language]))
+        with st.expander(_("Show the answer"), expanded=False):
+            st.markdown(step.answer_text(language))
+
+
+def _figure(step: Step, revealed: bool) -> None:
+    """The step's figure: hidden until Check for a prediction about it, redrawn with the change after Check for a
+    prediction about a changed parameter."""
     if step.predict is not None and not step.predict.then and not revealed:
         st.info(_("Make your prediction first: the figure appears when you press Check."), icon="🤔")
-    else:
-        changed = step.predict is not None and bool(step.predict.then) and revealed
-        if changed:
-            st.caption(_("Now with {change}").format(change=_change_text(step)))
-        show.figure(step.figure, step.params_after() if changed else step.params)
-    st.markdown(_("**Check your understanding:** {question}").format(question=step.question[language]))
-    with st.expander(_("Show the answer"), expanded=False):
-        st.markdown(step.answer_text(language))
+        return
+    changed = step.predict is not None and bool(step.predict.then) and revealed
+    if changed:
+        st.caption(_("Now with {change}").format(change=_change_text(step)))
+    show.figure(step.figure, step.params_in(i18n.current(), after=changed))
 
 
 def _change_text(step: Step) -> str:

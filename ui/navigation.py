@@ -7,15 +7,21 @@ from dataclasses import dataclass
 
 from i18n import N_
 
+EXPLORE = N_("Explore")
+LEARN = N_("Learn")
+
 
 @dataclass(frozen=True)
 class PageEntry:
-    """One page: its script ``pages/<name>.py``, its title (English, shown translated) and its icon
-    (an emoji: icon fonts need the internet)."""
+    """One page: its script ``pages/<name>.py``, its title (English, shown translated), its icon (an emoji: icon
+    fonts need the internet), its sidebar section, and whether its controls draw figures (the explorer pages, which
+    the benchmark and the browser tests visit, do)."""
 
     name: str
     title: str
     icon: str
+    section: str = EXPLORE
+    explorer: bool = True
 
     @property
     def script(self) -> str:
@@ -39,7 +45,9 @@ PAGES = (
     PageEntry("vision", N_("Vision (2-D)"), "🧱"),
     PageEntry("nope_and_sinks", N_("NoPE and sinks"), "🕳️"),
     PageEntry("compare", N_("Compare"), "⚖️"),
-    PageEntry("lessons", N_("Lessons"), "🎓"),
-    PageEntry("glossary", N_("Glossary"), "📖"),
+    PageEntry("lessons", N_("Lessons"), "🎓", LEARN, explorer=False),
+    PageEntry("glossary", N_("Glossary"), "📖", LEARN, explorer=False),
 )
 PAGE_NAMES = tuple(page.name for page in PAGES)
+EXPLORER_PAGE_NAMES = tuple(page.name for page in PAGES if page.explorer)
+SECTIONS = (LEARN, EXPLORE)  # sidebar order: the lessons first, for a class

@@ -16,7 +16,7 @@ THEME_BEFORE = "_theme_before_presenting"
 SLIDE_THEMES = ("slides-light", "slides-dark")
 CSS = """<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stExpandSidebarButton"],
-[data-testid="stSidebarCollapseButton"] { display: none !important; }
+[data-testid="stSidebarCollapseButton"], [data-testid="stToolbar"] { display: none !important; }
 html { font-size: 135%; }
 [data-testid="stMainBlockContainer"] { max-width: 100%; padding: 1.5rem 3rem 3rem 3rem; }
 h1 { font-size: 2.6rem !important; }

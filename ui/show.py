@@ -20,7 +20,7 @@ from figures.common import placeholder
 from figures.phone_fit import fit_to_phone
 from figures.theme import SIZES, screen_size
 from i18n import _
-from ui import state
+from ui import presenter, state
 from ui.export_menu import export_menu
 
 MODEBAR = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
@@ -76,11 +76,14 @@ def figure(figure_id: str, values: Mapping[str, Any]) -> registry.FigureResult |
         return None
     stem = registry.file_stem(figure_id, params, state.preset_slug())
     config = {**MODEBAR, "toImageButtonOptions": camera_options(result, stem)}
-    slot.plotly_chart(shown, theme=None, width="stretch", config=config, key=f"chart-{figure_id}")
+    projected = presenter.active()  # a projector is no phone; its screen holds the figure, not the menus under it
+    drawn = result.figure if projected else shown
+    slot.plotly_chart(drawn, theme=None, width="stretch", config=config, key=f"chart-{figure_id}")
     for note in result.notes:
         st.caption(note)
-    export_menu(figure_id, result, stem)
-    code_expander(figure_id, params)
+    if not projected:
+        export_menu(figure_id, result, stem)
+        code_expander(figure_id, params)
     return result
 
 

@@ -334,3 +334,13 @@ def test_the_lesson_format_is_documented_with_every_answer_function():
     for name in lesson_answers.ANSWERS:
         assert f"`{name}`" in readme, name
     assert textwrap.dedent("[step.predict]") in readme
+
+
+def test_a_parameter_may_take_a_value_per_language_and_each_is_checked(tmp_path):
+    good = (LESSONS_DIR / "absolute.toml").read_text(encoding="utf-8")
+    step = load_lesson(LESSONS_DIR / "absolute.toml").steps[0]
+    assert step.params_in("zh-CN")["sentence_a"] == "狗咬人" and step.params_in("en")["sentence_a"] == "dog bites man"
+    bad = tmp_path / "absolute.toml"
+    bad.write_text(good.replace('zh-CN = "人咬狗"', 'zh-CN = ""', 1), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"absolute\.toml, step 1, params\.sentence_b: no 'zh-CN' text"):
+        load_lesson(bad)
