@@ -5,6 +5,7 @@ import streamlit as st
 import figures  # noqa: F401  (registers every figure and parameter)
 from i18n import _
 from ui import language, presenter, sidebar
+from ui.lesson_view import LESSON
 from ui.navigation import PAGES, SECTIONS
 
 language.choose()  # before any text: page titles, the sidebar and the page are made in the reader's language
@@ -14,18 +15,18 @@ st.set_page_config(
     layout="wide",
     initial_sidebar_state=presenter.sidebar_state(),
 )
+language.typeset()
 presenter.apply()  # ?present=1: no sidebar, large text, figures in the slide style
 
+pages = {
+    page.name: st.Page(page.script, title=_(page.title), icon=page.icon, default=page is PAGES[0]) for page in PAGES
+}
 navigation = st.navigation(
-    {
-        _(section): [
-            st.Page(page.script, title=_(page.title), icon=page.icon, default=page is PAGES[0])
-            for page in PAGES
-            if page.section == section
-        ]
-        for section in SECTIONS
-    }
+    {_(section): [pages[page.name] for page in PAGES if page.section == section] for section in SECTIONS}
 )
+# A lesson's link may name no page (?lesson=absolute&lang=ko): it opens the Lessons page.
+if LESSON in st.query_params and navigation.url_path != pages["lessons"].url_path:
+    st.switch_page(pages["lessons"], query_params=st.query_params.to_dict())
 sidebar.render()
 navigation.run()
 presenter.leave_button()

@@ -35,3 +35,14 @@ def picker() -> None:
     if notice:
         message = _("From the link: lang={value!r} is not one of {choices}; using {default!r}.")
         st.warning(message.format(value=notice, choices=", ".join(i18n.LANGUAGES), default=i18n.DEFAULT), icon="🔗")
+
+
+# Korean is written with spaces between words, and a line breaks at a space, never inside a word (the browser's
+# default breaks between any two Hangul syllables); Chinese breaks between characters, as it should.
+KOREAN_LINES = "<style>.stApp, .stApp * { word-break: keep-all !important; overflow-wrap: anywhere; }</style>"
+
+
+def typeset() -> None:
+    """The reader's language's line breaking (call once per run, after the page config)."""
+    if st.session_state.get(KEY) == "ko":
+        st.html(KOREAN_LINES)

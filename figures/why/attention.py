@@ -137,7 +137,9 @@ def attention_with_and_without_position(p: Mapping[str, Any]) -> FigureResult:
             )
             # A's query words on the left, B's on the right: neither label column runs into the other heatmap
             fig.update_yaxes(autorange="reversed", side="left" if col == 1 else "right", row=row, col=col)
-            fig.update_xaxes(title_text=_("key") if row == 2 else None, row=row, col=col)
+            # the rows share their columns: the keys are named once, under the lower row (long words, rotated,
+            # would otherwise run into the lower row's titles)
+            fig.update_xaxes(title_text=_("key") if row == 2 else None, showticklabels=row == 2, row=row, col=col)
     fig.update_yaxes(title_text=_("query"), row=1, col=1)
     fig.update_yaxes(title_text=_("query"), row=2, col=1)
     colorbar = {

@@ -18,6 +18,7 @@ pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}  # an iPhone 14's CSS viewport
 SCREENS_BEFORE_FIRST_FIGURE = 2  # the first figure starts within two phone screens of the page's top
+LANGUAGES = ("en", "ko", "zh-CN")
 
 # For each drawn chart: its title's box against the chart's box and against every other labelled part of it.
 TITLE_CLASHES = """() => {
@@ -95,11 +96,13 @@ def phone(browser):
     context.close()
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("page_name", PAGES)
-def test_every_chart_reads_at_phone_width(app_url, phone, page_name):
-    """One visit per page (All sections: every chart): the first chart near the top, then every chart's labels."""
+def test_every_chart_reads_at_phone_width(app_url, phone, page_name, lang):
+    """One visit per page and language (All sections: every chart): the first chart near the top, then every chart's
+    labels (Korean and Chinese characters are twice as wide as Latin letters, and wrap otherwise)."""
     phone.set_viewport_size({"width": PHONE["width"], "height": 6000})  # Streamlit scrolls inside: draw it all
-    phone.goto(f"{app_url}/{path_of(page_name)}?section={quote(ALL)}")
+    phone.goto(f"{app_url}/{path_of(page_name)}?section={quote(ALL)}&lang={lang}")
     wait_until_drawn(phone)
     assert exceptions_on_page(phone) == []
     top = phone.evaluate(FIRST_CHART_TOP)  # the first section's first chart: where a link to the page shows it
@@ -107,6 +110,6 @@ def test_every_chart_reads_at_phone_width(app_url, phone, page_name):
         f"the first figure starts {top:.0f} px down, more than {SCREENS_BEFORE_FIRST_FIGURE} phone screens"
     )
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    phone.screenshot(path=str(SCREENSHOTS / f"{page_name}-390px.png"), full_page=True)
+    phone.screenshot(path=str(SCREENSHOTS / f"{page_name}-{lang}-390px.png"), full_page=True)
     assert phone.evaluate(TITLE_CLASHES) == []
     assert phone.evaluate(LABEL_CLASHES) == []

@@ -184,3 +184,12 @@ def test_presenter_mode_works_on_an_ordinary_page():
     assert_healthy(at)
     assert '[data-testid="stSidebar"]' in _css(at) and at.session_state["theme"] == "slides-light"
     assert at.button(key="presenter-leave")
+
+
+def test_a_lesson_link_without_a_page_opens_the_lesson():
+    """``?lesson=absolute&step=3&lang=ko`` on the app's address (its home page) opens that step of the lesson."""
+    at = open_page("why_position", {"lesson": "absolute", "step": "3", "lang": "ko"}, section=None)
+    assert_healthy(at)
+    step = load_lessons()["absolute"].steps[2]
+    assert [header.value for header in at.header] == [step.title["ko"]]
+    assert at.query_params["lesson"] in ("absolute", ["absolute"]) and at.query_params["step"] in ("3", ["3"])
