@@ -17,6 +17,7 @@ from figures.theme import BASE_FONT_SIZE, TEMPLATE_MARGIN
 PHONE_WIDTH = 358  # px of chart on a 390 px phone (Streamlit's page keeps 16 px each side)
 PHONE_TITLE_WIDTH = 330  # px of title line on a 390 px phone: the chart is 358 px, the title starts 1% in
 TITLE_LINE = 1.3  # a title line's height in em of the title font
+ONE_LINE = 1.4  # em: subplot titles up to this tall (one line) fit under a one-line title where Plotly puts it
 GAP = 0.6  # em of the layout font above the title, under it, and over the plot
 PLOTLY_HEIGHT = 450  # the height Plotly (and so Streamlit) gives a figure that sets none
 
@@ -52,11 +53,12 @@ def fit_title_to_phone(fig: go.Figure) -> go.Figure:
     if title.text != original:
         fig.layout.meta = {**(fig.layout.meta or {}), UNWRAPPED_TITLE: original}
     lines = 1 + title.text.count("<br>")
-    if lines == 1:
+    subplot_titles = titles_on(fig, 1.0, font)
+    if lines == 1 and subplot_titles <= ONE_LINE * font:  # Plotly's own place for a line over one-line titles
         return fig
     gap = GAP * font
     block = gap + (TITLE_LINE * lines - 0.3) * title_font + gap
-    needed = block + titles_on(fig, 1.0, font) + gap
+    needed = block + subplot_titles + gap
     fig.layout.margin.t = max(fig.layout.margin.t or TEMPLATE_MARGIN["t"], needed)
     _place_title(fig)
     return fig
@@ -66,8 +68,8 @@ def _place_title(fig: go.Figure) -> None:
     """A title of several lines placed from the top of the chart down (its first baseline a gap and a line's
     ascent under the top edge: Plotly puts that baseline at y, whatever yanchor says)."""
     title = fig.layout.title
-    if not title.text or "<br>" not in title.text:
-        return
     font = fig.layout.font.size or BASE_FONT_SIZE
+    if not title.text or ("<br>" not in title.text and titles_on(fig, 1.0, font) <= ONE_LINE * font):
+        return
     first_baseline = GAP * font + 0.8 * (title.font.size or font + 2)
     title.update(yref="container", y=1 - first_baseline / (fig.layout.height or PLOTLY_HEIGHT), yanchor="bottom")

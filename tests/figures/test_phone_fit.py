@@ -46,6 +46,18 @@ def test_subplot_titles_get_room_under_a_title_of_several_lines():
     assert _title_bottom(fig) + subplot_titles < fig.layout.margin.t
 
 
+def test_a_one_line_title_gets_room_over_subplot_titles_of_two_lines():
+    """A short title over a subplot title that wrapped to two lines on a phone (a Chinese one, say) is placed from
+    the top, with a margin that holds both."""
+    from plotly.subplots import make_subplots
+
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("相似度", "T5：不同信号数<br>（0..k）"))
+    fig.update_layout(title="相似度随相对距离 k 的变化", font_size=13, title_font_size=15, height=500, margin_t=60)
+    fit_title_to_phone(fig)
+    assert "<br>" not in fig.layout.title.text
+    assert _title_bottom(fig) + 2 * 1.35 * 16 < fig.layout.margin.t
+
+
 def _title_bottom(fig: go.Figure) -> float:
     """Pixels from the top of the chart to the bottom of the title's last line (descent included)."""
     first_baseline = (1 - fig.layout.title.y) * (fig.layout.height or 450)
