@@ -22,7 +22,8 @@ pages = {
     page.name: st.Page(page.script, title=_(page.title), icon=page.icon, default=page is PAGES[0]) for page in PAGES
 }
 navigation = st.navigation(
-    {_(section): [pages[page.name] for page in PAGES if page.section == section] for section in SECTIONS}
+    {_(section): [pages[page.name] for page in PAGES if page.section == section] for section in SECTIONS},
+    expanded=True,  # every page listed: Streamlit's own "View more" link is English in every language
 )
 # A lesson's link may name no page (?lesson=absolute&lang=ko): it opens the Lessons page.
 if LESSON in st.query_params and navigation.url_path != pages["lessons"].url_path:
