@@ -31,7 +31,7 @@ st.markdown(
         "This holds for attention **without a causal mask**, where every token sees every other one (an encoder, as "
         "here). A decoder's causal mask lets token t see only tokens 0..t, and that mask alone carries order: the "
         "first token sees one token, the tenth sees ten. Models with no position encoding at all (NoPE) rely on it; "
-        "a NoPE view will show this later."
+        "the NoPE and sinks page measures it."
     )
 )
 FORMULAS = (  # two columns: side by side on a screen, one formula a line on a phone
