@@ -8,7 +8,6 @@ from __future__ import annotations
 import streamlit as st
 
 from i18n import _
-from ui.lesson_texts import LEAVE_PRESENTER, PRESENTER_HELP, PRESENTER_MODE
 
 KEY = "present"  # the link's parameter
 STATE = "presenting"  # session state: True while presenter mode is on
@@ -68,14 +67,14 @@ def toggle() -> None:
     """The on/off switch (the Lessons page shows it; in presenter mode the sidebar, and its settings, are hidden)."""
     st.session_state["presenter-toggle"] = active()
     st.toggle(
-        _(PRESENTER_MODE),
+        _("Presenter mode"),
         key="presenter-toggle",
         on_change=lambda: _set(bool(st.session_state["presenter-toggle"])),
-        help=_(PRESENTER_HELP),
+        help=_("Large text, no sidebar, figures in the slide style; ← and → go to the previous and next step."),
     )
 
 
 def leave_button() -> None:
     """On every page in presenter mode, a small button at the end to leave it (the sidebar is hidden)."""
     if active():
-        st.button(_(LEAVE_PRESENTER), key="presenter-leave", type="tertiary", on_click=_set, args=(False,))
+        st.button(_("Leave presenter mode"), key="presenter-leave", type="tertiary", on_click=_set, args=(False,))
