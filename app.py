@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-import figures  # noqa: F401  (registers every figure and parameter)
-from i18n import _
-from ui import language, presenter, sidebar
-from ui.lesson_view import LESSON
-from ui.navigation import PAGES, SECTIONS
+from posenc import figures  # noqa: F401  (registers every figure and parameter)
+from posenc.i18n import _
+from posenc.ui import language, presenter, sidebar
+from posenc.ui.lesson_view import LESSON
+from posenc.ui.navigation import PAGES, SECTIONS
 
 language.choose()  # before any text: page titles, the sidebar and the page are made in the reader's language
 st.set_page_config(

@@ -9,9 +9,9 @@ from pathlib import Path
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from figures.text_wrap import UNWRAPPED_TITLE
-from ui.navigation import PAGES
-from ui.sections import ALL, KEY
+from posenc.figures.text_wrap import UNWRAPPED_TITLE
+from posenc.ui.navigation import PAGES
+from posenc.ui.sections import ALL, KEY
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 120

@@ -20,7 +20,7 @@ import torch
 from bench import core_bench
 from bench.browser_draw import ROUNDS, TIMEOUT_S
 from bench.scenarios import PAGES, SCENARIOS
-from ui.sections import ALL
+from posenc.ui.sections import ALL
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGETS = {"default_ms": 150, "largest_ms": 600, "bytes": 3_000_000, "memory_mb": 1536, "draw_s": 3.0}

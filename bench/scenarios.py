@@ -1,6 +1,6 @@
 """The parameter sets every page is measured at: its defaults, and the largest the app accepts."""
 
-from ui.navigation import EXPLORER_PAGE_NAMES
+from posenc.ui.navigation import EXPLORER_PAGE_NAMES
 
 PAGES = EXPLORER_PAGE_NAMES  # every explorer page of the app (its controls draw figures), in sidebar order
 

@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from figures.alibi import notes
-from i18n import N_, _
-from ui import controls, show
-from ui.router import ensure_app_router
-from ui.sections import show_sections, what_to_notice
+from posenc.figures.alibi import notes
+from posenc.i18n import N_, _
+from posenc.ui import controls, show
+from posenc.ui.router import ensure_app_router
+from posenc.ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 

@@ -3,13 +3,13 @@
 import pandas as pd
 import streamlit as st
 
-from figures.compare.items import syntax_help
-from figures.compare.metrics import comparison_rows
-from figures.why.schemes import translated_facts_table
-from i18n import N_, _
-from ui import controls, show
-from ui.router import ensure_app_router
-from ui.sections import show_sections, what_to_notice
+from posenc.figures.compare.items import syntax_help
+from posenc.figures.compare.metrics import comparison_rows
+from posenc.figures.why.schemes import translated_facts_table
+from posenc.i18n import N_, _
+from posenc.ui import controls, show
+from posenc.ui.router import ensure_app_router
+from posenc.ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 

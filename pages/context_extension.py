@@ -4,14 +4,14 @@ base a context needs."""
 import pandas as pd
 import streamlit as st
 
-from figures.context.methods import cell, translated_rows
-from figures.context.params import LONGROPE_LISTS, SCALING_KEY_PARAMS
-from figures.layers import notes as layer_notes
-from i18n import N_, _
+from posenc.figures.context.methods import cell, translated_rows
+from posenc.figures.context.params import LONGROPE_LISTS, SCALING_KEY_PARAMS
+from posenc.figures.layers import notes as layer_notes
+from posenc.i18n import N_, _
+from posenc.ui import controls, show, state
+from posenc.ui.router import ensure_app_router
+from posenc.ui.sections import show_sections, what_to_notice
 from posenc_core.rope_methods import methods_table
-from ui import controls, show, state
-from ui.router import ensure_app_router
-from ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 

@@ -10,12 +10,12 @@ except ModuleNotFoundError:  # Python 3.10: tomli is the same parser
 
 import streamlit as st
 
-import i18n
-from i18n import _
-from ui.router import ensure_app_router
+from posenc import i18n
+from posenc.i18n import _
+from posenc.ui.router import ensure_app_router
 
 ensure_app_router()
-GLOSSARY = Path(__file__).resolve().parent.parent / "i18n" / "glossary.toml"
+GLOSSARY = Path(i18n.__file__).with_name("glossary.toml")
 
 
 @st.cache_data(show_spinner=False)

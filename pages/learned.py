@@ -3,15 +3,15 @@
 import pandas as pd
 import streamlit as st
 
-from figures.learned import notes
-from figures.learned import params as learned_params
-from figures.learned import sources as learned_sources
-from figures.learned.versus import comparison_rows
-from figures.params import defaults
-from i18n import N_, _
-from ui import controls, show
-from ui.router import ensure_app_router
-from ui.sections import show_sections, what_to_notice
+from posenc.figures.learned import notes
+from posenc.figures.learned import params as learned_params
+from posenc.figures.learned import sources as learned_sources
+from posenc.figures.learned.versus import comparison_rows
+from posenc.figures.params import defaults
+from posenc.i18n import N_, _
+from posenc.ui import controls, show
+from posenc.ui.router import ensure_app_router
+from posenc.ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 

@@ -3,9 +3,9 @@ TOML files of lessons/ (see lessons/README.md); ?present=1 opens them in present
 
 import streamlit as st
 
-from i18n import _
-from ui import lesson_view, presenter
-from ui.router import ensure_app_router
+from posenc.i18n import _
+from posenc.ui import lesson_view, presenter
+from posenc.ui.router import ensure_app_router
 
 ensure_app_router()
 

@@ -3,12 +3,12 @@ temperature, and StreamingLLM's cache with the positions it gives."""
 
 import streamlit as st
 
-from figures.nope import notes
-from figures.real_attention import notes as real_notes
-from i18n import N_, _
-from ui import controls, show
-from ui.router import ensure_app_router
-from ui.sections import show_sections, what_to_notice
+from posenc.figures.nope import notes
+from posenc.figures.real_attention import notes as real_notes
+from posenc.i18n import N_, _
+from posenc.ui import controls, show
+from posenc.ui.router import ensure_app_router
+from posenc.ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 

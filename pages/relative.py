@@ -2,12 +2,12 @@
 
 import streamlit as st
 
-from figures.relative import notes
-from figures.relative.t5 import t5_bucket_table
-from i18n import N_, _
-from ui import controls, show
-from ui.router import ensure_app_router
-from ui.sections import show_sections, what_to_notice
+from posenc.figures.relative import notes
+from posenc.figures.relative.t5 import t5_bucket_table
+from posenc.i18n import N_, _
+from posenc.ui import controls, show
+from posenc.ui.router import ensure_app_router
+from posenc.ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 

@@ -2,12 +2,12 @@
 
 import streamlit as st
 
-from figures.layers import notes as layer_notes
-from figures.rope.frequencies import pair_turn, rotary_dim
-from i18n import N_, _
-from ui import controls, show
-from ui.router import ensure_app_router
-from ui.sections import show_sections, what_to_notice
+from posenc.figures.layers import notes as layer_notes
+from posenc.figures.rope.frequencies import pair_turn, rotary_dim
+from posenc.i18n import N_, _
+from posenc.ui import controls, show
+from posenc.ui.router import ensure_app_router
+from posenc.ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 

@@ -2,13 +2,13 @@
 
 import streamlit as st
 
-from figures.sinusoidal.waves import slowest_wavelength
-from figures.why.schemes import shown
-from i18n import N_, _
+from posenc.figures.sinusoidal.waves import slowest_wavelength
+from posenc.figures.why.schemes import shown
+from posenc.i18n import N_, _
+from posenc.ui import controls, show, state
+from posenc.ui.router import ensure_app_router
+from posenc.ui.sections import show_sections, what_to_notice
 from posenc_core.schemes import get_scheme
-from ui import controls, show, state
-from ui.router import ensure_app_router
-from ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 

@@ -3,11 +3,11 @@ resized to a new grid, and the axial 2-D RoPE of vision towers."""
 
 import streamlit as st
 
-from figures.vision import notes
-from i18n import N_, _
-from ui import controls, show
-from ui.router import ensure_app_router
-from ui.sections import show_sections, what_to_notice
+from posenc.figures.vision import notes
+from posenc.i18n import N_, _
+from posenc.ui import controls, show
+from posenc.ui.router import ensure_app_router
+from posenc.ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 

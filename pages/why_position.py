@@ -3,14 +3,14 @@
 import pandas as pd
 import streamlit as st
 
-import i18n
-from figures.why.attention import EXAMPLE_SENTENCES, example_pair
-from figures.why.recurrent import shared_prefix
-from figures.why.schemes import shown, translated_facts_table
-from i18n import N_, _
-from ui import controls, show
-from ui.router import ensure_app_router
-from ui.sections import show_sections, what_to_notice
+from posenc import i18n
+from posenc.figures.why.attention import EXAMPLE_SENTENCES, example_pair
+from posenc.figures.why.recurrent import shared_prefix
+from posenc.figures.why.schemes import shown, translated_facts_table
+from posenc.i18n import N_, _
+from posenc.ui import controls, show
+from posenc.ui.router import ensure_app_router
+from posenc.ui.sections import show_sections, what_to_notice
 
 ensure_app_router()
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from figures import export
+from posenc.figures import export
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -21,8 +21,8 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_list_names_every_figure():
-    import figures  # noqa: F401
-    from figures.registry import FIGURES
+    from posenc import figures  # noqa: F401
+    from posenc.figures.registry import FIGURES
 
     listed = run_cli("list")
     assert listed.returncode == 0, listed.stderr
@@ -73,8 +73,8 @@ def test_a_size_preset_sets_the_page_and_the_name_and_kaleido_stays_quiet(tmp_pa
 
 
 def test_exported_data_equal_what_the_app_builds(tmp_path):
-    import figures  # noqa: F401
-    from figures import registry
+    from posenc import figures  # noqa: F401
+    from posenc.figures import registry
 
     assert (
         run_cli("why-attention", "--set", "embedding_dim=32", "--format", "npy", "--out", str(tmp_path)).returncode == 0

@@ -9,10 +9,10 @@ from urllib.parse import quote
 import pytest
 
 from bench.scenarios import PAGES
+from posenc.ui.navigation import PAGES as NAV_PAGES
+from posenc.ui.sections import ALL
 from tests.browser.conftest import SCREENSHOTS
 from tests.browser.helpers import CHART, exceptions_on_page, fingerprint, png_size, wait_until_drawn
-from ui.navigation import PAGES as NAV_PAGES
-from ui.sections import ALL
 
 pytestmark = pytest.mark.browser
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 import torch
 
-import figures  # noqa: F401
-from figures import registry
+from posenc import figures  # noqa: F401
+from posenc.figures import registry
 from posenc_core import alibi
 
 LARGEST = {"n_heads": 128, "seq_len": 1_048_576, "heads": (0, 42, 100, 127), "mass": 0.999}

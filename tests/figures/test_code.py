@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-import figures  # noqa: F401  (registers every family)
-from figures import code, registry
+from posenc import figures  # noqa: F401  (registers every family)
+from posenc.figures import code, registry
 
 # A second parameter set: each figure takes the names it declares (the others are ignored). Values within range,
 # away from the defaults, and small enough that the snippets' full arrays stay quick.

@@ -1,10 +1,10 @@
 import numpy as np
 import pytest
 
-import figures  # noqa: F401  (registers every figure)
 from bench.scenarios import SCENARIOS
-from figures import registry
-from figures.common import evenly_spaced, heatmap, placeholder
+from posenc import figures  # noqa: F401  (registers every figure)
+from posenc.figures import registry
+from posenc.figures.common import evenly_spaced, heatmap, placeholder
 
 
 def _heatmap(x, y):

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 import torch
 
-import figures  # noqa: F401
-from figures import registry
-from figures.compare import items
-from figures.compare.metrics import comparison_rows
+from posenc import figures  # noqa: F401
+from posenc.figures import registry
+from posenc.figures.compare import items
+from posenc.figures.compare.metrics import comparison_rows
 from posenc_core import alibi, learned, metrics, presets, relative, rope, schemes
 
 LARGEST = {"seq_len": 1_048_576, "d_model": 8192, "head_dim": 512}
@@ -218,14 +218,14 @@ def test_a_compare_curve_needs_a_registered_scheme():
 
 def test_the_schemes_help_shows_the_example_the_control_starts_with():
     """The help is one translatable message, so it spells the example out: it must stay ``items.EXAMPLE``."""
-    from figures.params import PARAMS
+    from posenc.figures.params import PARAMS
 
     assert PARAMS["schemes"].help.endswith("Example: " + items.EXAMPLE)
     assert PARAMS["schemes"].default == items.EXAMPLE
 
 
 def test_the_figures_and_the_table_are_in_the_readers_language():
-    import i18n
+    from posenc import i18n
 
     with i18n.language("ko"):
         result = _build(schemes="sinusoidal,alibi,t5", d_model=64)

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 import torch
 
-import figures  # noqa: F401  (registers every figure)
-from figures import registry
-from figures.context.angles import chosen_pairs
+from posenc import figures  # noqa: F401  (registers every figure)
+from posenc.figures import registry
+from posenc.figures.context.angles import chosen_pairs
 from posenc_core import rope, rope_scaling
 
 

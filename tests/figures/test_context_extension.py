@@ -3,10 +3,10 @@ import math
 import plotly.graph_objects as go
 import pytest
 
-import figures  # noqa: F401  (registers every figure and parameter)
-from figures import registry
-from figures.common import mark
-from figures.context.variants import (
+from posenc import figures  # noqa: F401  (registers every figure and parameter)
+from posenc.figures import registry
+from posenc.figures.common import mark
+from posenc.figures.context.variants import (
     describe,
     extended_context,
     longrope_lists,
@@ -14,8 +14,8 @@ from figures.context.variants import (
     scaling,
     variant_frequencies,
 )
-from figures.params import PARAMS
-from figures.preset_params import params_from_preset
+from posenc.figures.params import PARAMS
+from posenc.figures.preset_params import params_from_preset
 from posenc_core import presets, rope_scaling
 from posenc_core.rope_scaling_keys import SCALING_KEYS, keys_of
 
@@ -139,8 +139,8 @@ def test_the_scaling_dict_holds_exactly_the_keys_the_core_reads():
 
 
 def test_every_variant_has_its_own_colour():
-    from figures.context.style import VARIANT_COLOURS
-    from figures.context.variants import VARIANTS
+    from posenc.figures.context.style import VARIANT_COLOURS
+    from posenc.figures.context.variants import VARIANTS
 
     assert set(VARIANT_COLOURS) == {"default", *VARIANTS}
     assert len(set(VARIANT_COLOURS.values())) == len(VARIANT_COLOURS)

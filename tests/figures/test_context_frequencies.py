@@ -3,9 +3,9 @@ import math
 import numpy as np
 import pytest
 
-import figures  # noqa: F401  (registers every figure)
-from figures import registry
-from figures.context.variants import VARIANT_LABELS
+from posenc import figures  # noqa: F401  (registers every figure)
+from posenc.figures import registry
+from posenc.figures.context.variants import VARIANT_LABELS
 from posenc_core import presets, rope, rope_scaling
 
 LARGEST = {

@@ -4,12 +4,14 @@ its code snippet and the exports rely on."""
 
 import pytest
 
-import figures  # noqa: F401  (registers every figure and parameter)
-import i18n
-from figures import registry
-from figures.context.methods import CELL_TEXTS, COLUMN_LABELS, translated_rows
-from figures.context.params import HELP_TEXTS, SCALING_KEY_PARAMS
-from figures.params import PARAMS
+from posenc import (
+    figures,  # noqa: F401  (registers every figure and parameter)
+    i18n,
+)
+from posenc.figures import registry
+from posenc.figures.context.methods import CELL_TEXTS, COLUMN_LABELS, translated_rows
+from posenc.figures.context.params import HELP_TEXTS, SCALING_KEY_PARAMS
+from posenc.figures.params import PARAMS
 from posenc_core.rope_methods import COLUMNS, methods_table
 
 NAMES_ONLY = {"YaRN", "LongRoPE", "Llama 3.1", "Phi-3 mini/medium 128k, Phi-3.5", "1"}  # shown as they are

@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-import figures  # noqa: F401  (registers every figure)
-from figures import registry
+from posenc import figures  # noqa: F401  (registers every figure)
+from posenc.figures import registry
 from posenc_core import rope_scaling, rope_yarn
 
 LARGEST = {"head_dim": 512, "base": 1e12, "factor": 64.0, "seq_len": 1_048_576}

@@ -10,9 +10,9 @@ import warnings
 import numpy as np
 import pytest
 
-import figures  # noqa: F401
-from figures import export, registry
-from figures.theme import SIZES
+from posenc import figures  # noqa: F401
+from posenc.figures import export, registry
+from posenc.figures.theme import SIZES
 
 pytestmark = pytest.mark.skipif(
     export.find_browser() is None, reason="no Chrome/Chromium here: `make test` installs Debian's chromium"

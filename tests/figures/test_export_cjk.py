@@ -10,11 +10,13 @@ import io
 import numpy as np
 import pytest
 
-import figures  # noqa: F401
-import i18n
-from figures import export, registry
-from figures.export_matplotlib import font_families, render_png
-from figures.params import defaults
+from posenc import (
+    figures,  # noqa: F401
+    i18n,
+)
+from posenc.figures import export, registry
+from posenc.figures.export_matplotlib import font_families, render_png
+from posenc.figures.params import defaults
 
 TITLES = {
     "ko": ("회전 위치 임베딩의 각도", "사인파 위치 인코딩의 표"),

@@ -7,8 +7,8 @@ import io
 import numpy as np
 import pytest
 
-import figures  # noqa: F401
-from figures import export, registry
+from posenc import figures  # noqa: F401
+from posenc.figures import export, registry
 
 
 def table(figure_id: str, given: dict | None = None) -> tuple[dict, list[str], list[list[str]]]:

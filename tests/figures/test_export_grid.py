@@ -4,8 +4,8 @@ and its colour bar."""
 import pytest
 from plotly.subplots import make_subplots
 
-import figures  # noqa: F401
-from figures import export, registry
+from posenc import figures  # noqa: F401
+from posenc.figures import export, registry
 
 
 def laid_out(figure_id: str, style: str, size: str):

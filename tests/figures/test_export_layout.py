@@ -11,12 +11,12 @@ import pytest
 from PIL import Image
 from plotly.subplots import make_subplots
 
-import figures  # noqa: F401
-from figures import export, registry
-from figures.export_grid import cells_along, gaps_needed, titles_on
-from figures.export_layout import MOST_PAPER_HEIGHT
-from figures.text_wrap import wrap
-from figures.theme import SIZES, STYLES
+from posenc import figures  # noqa: F401
+from posenc.figures import export, registry
+from posenc.figures.export_grid import cells_along, gaps_needed, titles_on
+from posenc.figures.export_layout import MOST_PAPER_HEIGHT
+from posenc.figures.text_wrap import wrap
+from posenc.figures.theme import SIZES, STYLES
 
 MANY_PARTS = {
     "alibi-bias": {"n_heads": 8, "heads": "0,2,5,7", "seq_len": 64},  # 2 x 2 heatmaps, subplot titles

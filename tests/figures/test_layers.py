@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 import torch
 
-import figures  # noqa: F401  (registers every family)
-from figures import registry
-from figures.layers import notes
-from figures.layers.params import LAYERED, MODEL_NAMES, MODEL_SOURCES
+from posenc import figures  # noqa: F401  (registers every family)
+from posenc.figures import registry
+from posenc.figures.layers import notes
+from posenc.figures.layers.params import LAYERED, MODEL_NAMES, MODEL_SOURCES
 from posenc_core import rope_scaling
 from posenc_core.presets import PRESETS, layer_rope_inputs
 

@@ -7,13 +7,15 @@ import pytest
 import torch
 from safetensors.torch import save_file
 
-import figures  # noqa: F401  (registers every figure)
-import i18n
-from figures import registry
-from figures.learned import sources as learned_sources
-from figures.learned.params import installed_sources, missing_builtins
-from figures.learned.versus import COMPARED, comparison_rows
-from figures.params import PARAMS
+from posenc import (
+    figures,  # noqa: F401  (registers every figure)
+    i18n,
+)
+from posenc.figures import registry
+from posenc.figures.learned import sources as learned_sources
+from posenc.figures.learned.params import installed_sources, missing_builtins
+from posenc.figures.learned.versus import COMPARED, comparison_rows
+from posenc.figures.params import PARAMS
 from posenc_core import learned, metrics, sinusoidal
 
 FIGURE_IDS = [figure_id for figure_id, spec in registry.FIGURES.items() if spec.page == "learned"]

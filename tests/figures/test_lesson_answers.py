@@ -9,10 +9,10 @@ import textwrap
 import pytest
 import torch
 
-import figures  # noqa: F401  (registers every figure)
-from figures import lesson_answers, registry
-from figures.lessons import LESSONS_DIR
-from figures.rope.frequencies import pair_turn
+from posenc import figures  # noqa: F401  (registers every figure)
+from posenc.figures import lesson_answers, registry
+from posenc.figures.lessons import LESSONS_DIR
+from posenc.figures.rope.frequencies import pair_turn
 from posenc_core import rope_scaling
 
 EVERY_NEED = {

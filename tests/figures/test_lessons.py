@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-import figures  # noqa: F401  (registers every figure)
-from figures import registry
-from figures.lessons import LANGUAGES, LESSONS_DIR, load_lesson, load_lessons
+from posenc import figures  # noqa: F401  (registers every figure)
+from posenc.figures import registry
+from posenc.figures.lessons import LANGUAGES, LESSONS_DIR, load_lesson, load_lessons
 from tests.prose import cjk_share, english_runs
 
 LESSONS = load_lessons()

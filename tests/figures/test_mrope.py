@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 import torch
 
-import figures  # noqa: F401
-from figures import registry
-from figures.mrope.segments import parse_segments
-from figures.params import PARAMS
-from figures.preset_params import params_from_preset
+from posenc import figures  # noqa: F401
+from posenc.figures import registry
+from posenc.figures.mrope.segments import parse_segments
+from posenc.figures.params import PARAMS
+from posenc.figures.preset_params import params_from_preset
 from posenc_core import mrope, presets, rope
 
 SPEC = (

@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import figures  # noqa: F401  (registers every parameter)
-from figures import registry
-from figures.params import PARAMS, ParamSpec, coerce_all, defaults, register_param
+from posenc import figures  # noqa: F401  (registers every parameter)
+from posenc.figures import registry
+from posenc.figures.params import PARAMS, ParamSpec, coerce_all, defaults, register_param
 
 SEQ_LEN, HEAD_DIM, BASE = PARAMS["seq_len"], PARAMS["head_dim"], PARAMS["base"]
 

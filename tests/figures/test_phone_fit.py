@@ -5,8 +5,8 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import pytest
 
-from figures.phone_fit import PHONE_TITLE_WIDTH, TITLE_LINE, fit_title_to_phone
-from figures.text_wrap import CHAR_WIDTH, unwrapped_title
+from posenc.figures.phone_fit import PHONE_TITLE_WIDTH, TITLE_LINE, fit_title_to_phone
+from posenc.figures.text_wrap import CHAR_WIDTH, unwrapped_title
 
 LONG = "RoPE angle m·θ_i mod 2π, head_dim=128, base=10000, L=1,024 positions, every pair of the head"
 
@@ -80,8 +80,8 @@ def test_the_builders_title_is_kept_for_exports():
 
 
 def test_an_export_lays_out_the_builders_title_for_its_own_page():
-    from figures.export_layout import fit_to_page
-    from figures.theme import apply_style
+    from posenc.figures.export_layout import fit_to_page
+    from posenc.figures.theme import apply_style
 
     fig = apply_style(fit_title_to_phone(_figure(LONG)), "screen", "screen")
     fit_to_page(fig, "screen")
@@ -91,8 +91,8 @@ def test_an_export_lays_out_the_builders_title_for_its_own_page():
 def test_a_figure_of_two_columns_reads_at_phone_width_and_keeps_its_plot_height():
     from plotly.subplots import make_subplots
 
-    from figures.common import LEGEND_BELOW
-    from figures.phone_fit import PHONE_WIDTH, fit_to_phone
+    from posenc.figures.common import LEGEND_BELOW
+    from posenc.figures.phone_fit import PHONE_WIDTH, fit_to_phone
 
     fig = make_subplots(rows=1, cols=2, subplot_titles=("similarity against distance", "distinct signals in 0..k"))
     for name in ("sinusoidal d_model=128", "RoPE Llama-3.1-8B (llama3 ×8)", "ALiBi BLOOM-176B, head 63"):
@@ -112,7 +112,7 @@ def test_a_figure_of_two_columns_reads_at_phone_width_and_keeps_its_plot_height(
 
 
 def test_a_chinese_title_is_wrapped_by_its_real_width_and_korean_at_its_spaces():
-    from figures.text_wrap import text_width_em
+    from posenc.figures.text_wrap import text_width_em
 
     chinese = "旋转位置编码的角度 m·θ_i mod 2π：头维度 128，基数 10000，序列中每个位置上的每个频率对"
     korean = "회전 위치 임베딩의 각도 m·θ_i mod 2π: head_dim=128, base=10000, 시퀀스의 모든 위치와 모든 주파수 쌍"

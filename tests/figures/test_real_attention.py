@@ -2,10 +2,10 @@ import numpy as np
 import pytest
 import torch
 
-import figures  # noqa: F401
-from figures import registry
-from figures.real_attention import model
-from figures.real_attention.notes import notice_points
+from posenc import figures  # noqa: F401
+from posenc.figures import registry
+from posenc.figures.real_attention import model
+from posenc.figures.real_attention.notes import notice_points
 from posenc_core import encoder_attention, wordpiece
 
 FIGURE = "real-attention-first-tokens"
@@ -78,7 +78,7 @@ def test_without_the_weights_the_figure_says_how_to_install_them(monkeypatch):
 
 def test_the_help_states_the_token_limit():
     """The help is one translatable message, so it spells the limit out: it must stay MAX_TOKENS."""
-    from figures.params import PARAMS
-    from figures.real_attention.params import MAX_TOKENS
+    from posenc.figures.params import PARAMS
+    from posenc.figures.real_attention.params import MAX_TOKENS
 
     assert f"at most {MAX_TOKENS} tokens" in PARAMS["attention_text"].help

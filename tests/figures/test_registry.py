@@ -1,9 +1,9 @@
 import plotly.graph_objects as go
 import pytest
 
-import figures  # noqa: F401  (registers every figure)
-from figures import registry
-from figures.params import PARAMS
+from posenc import figures  # noqa: F401  (registers every figure)
+from posenc.figures import registry
+from posenc.figures.params import PARAMS
 
 
 def test_every_figure_builds_at_its_defaults_and_states_its_title():

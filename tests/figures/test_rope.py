@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 import torch
 
-import figures  # noqa: F401  (registers every figure)
-from figures import registry
+from posenc import figures  # noqa: F401  (registers every figure)
+from posenc.figures import registry
 from posenc_core import rope, rope_bounds
 
 LARGEST = {"seq_len": 1_048_576, "head_dim": 512, "base": 1e6}

@@ -7,11 +7,11 @@ import plotly.colors
 import pytest
 import torch
 
-import figures  # noqa: F401  (registers every figure)
-from figures import registry
-from figures.params import PARAMS
-from figures.sinusoidal.linear_map import LINEAR_MAP_MAX_D
-from figures.theme import DIVERGING_SCALE, SEQUENTIAL_SCALE
+from posenc import figures  # noqa: F401  (registers every figure)
+from posenc.figures import registry
+from posenc.figures.params import PARAMS
+from posenc.figures.sinusoidal.linear_map import LINEAR_MAP_MAX_D
+from posenc.figures.theme import DIVERGING_SCALE, SEQUENTIAL_SCALE
 from posenc_core import metrics, sinusoidal
 
 LARGEST = {"seq_len": 1_048_576, "d_model": 8192}

@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-import figures  # noqa: F401
-from figures import registry
+from posenc import figures  # noqa: F401
+from posenc.figures import registry
 from posenc_core import binary_counter, sinusoidal
 
 FIGURE = "sinusoidal-binary-counter"

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from figures.text_wrap import CHAR_WIDTH, NO_END, NO_START, WIDE_CHAR_WIDTH, text_width, text_width_em, wrap
+from posenc.figures.text_wrap import CHAR_WIDTH, NO_END, NO_START, WIDE_CHAR_WIDTH, text_width, text_width_em, wrap
 
 ZH = "旋转位置编码的每个频率对在整个序列上转过的角度，按位置和频率对排列（头维度为128，基数为10000）"
 KO = "회전 위치 임베딩의 각도: 헤드의 모든 주파수 쌍이 시퀀스 전체에서 도는 각도 (head_dim=128, base=10000)"

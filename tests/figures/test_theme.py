@@ -3,9 +3,9 @@
 import plotly.graph_objects as go
 import pytest
 
-import figures  # noqa: F401
-from figures import registry
-from figures.theme import SIZES, STYLES, apply_style, screen_size
+from posenc import figures  # noqa: F401
+from posenc.figures import registry
+from posenc.figures.theme import SIZES, STYLES, apply_style, screen_size
 
 
 def built(figure_id: str = "why-attention", style: str = "screen", **given) -> go.Figure:

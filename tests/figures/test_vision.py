@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 import torch
 
-import figures  # noqa: F401  (registers every figure)
-from figures import registry
-from figures.vision import notes
-from figures.vision.params import RESIZE_CHANNELS
+from posenc import figures  # noqa: F401  (registers every figure)
+from posenc.figures import registry
+from posenc.figures.vision import notes
+from posenc.figures.vision.params import RESIZE_CHANNELS
 from posenc_core import sampling, vision, vision_rope
 
 F64 = torch.float64

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-import figures  # noqa: F401  (registers every family)
-from figures import code, registry
+from posenc import figures  # noqa: F401  (registers every family)
+from posenc.figures import code, registry
 
 SETTINGS = [
     ("vision-sincos-table", {"grid_h": 40, "grid_w": 33, "embed_dim": "1280", "cls_token": True}),

@@ -1,10 +1,12 @@
 import numpy as np
 import pytest
 
-import figures  # noqa: F401
-import i18n
-from figures import registry
-from figures.why.attention import EXAMPLE_SENTENCES, example_pair
+from posenc import (
+    figures,  # noqa: F401
+    i18n,
+)
+from posenc.figures import registry
+from posenc.figures.why.attention import EXAMPLE_SENTENCES, example_pair
 from posenc_core.tokens import split_tokens
 
 

@@ -2,9 +2,9 @@ import numpy as np
 import pytest
 import torch
 
-import figures  # noqa: F401
-from figures import registry
-from figures.why.recurrent import shared_prefix
+from posenc import figures  # noqa: F401
+from posenc.figures import registry
+from posenc.figures.why.recurrent import shared_prefix
 from posenc_core import attention, recurrent
 
 

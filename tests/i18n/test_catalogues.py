@@ -9,8 +9,8 @@ import string
 import pytest
 from babel.messages.pofile import read_po
 
-from i18n import extract
-from i18n.catalogues import LOCALE_DIRS, catalogue_files
+from posenc.i18n import extract
+from posenc.i18n.catalogues import LOCALE_DIRS, catalogue_files
 
 TEMPLATES = extract.extract()
 LANGUAGES = list(LOCALE_DIRS)

@@ -6,10 +6,10 @@ import threading
 
 import pytest
 
-import i18n
-from i18n import _
-from i18n.areas import COMMON, area_of
-from i18n.catalogues import catalogue
+from posenc import i18n
+from posenc.i18n import _
+from posenc.i18n.areas import COMMON, area_of
+from posenc.i18n.catalogues import catalogue
 
 
 def _some_translated(code: str) -> tuple[str, str]:
@@ -87,13 +87,13 @@ def test_n_marks_without_translating():
     ("path", "area"),
     [
         ("pages/rope.py", "rope"),
-        ("figures/rope/angles.py", "rope"),
-        ("figures/layers/rope_bases.py", "rope"),
+        ("posenc/figures/rope/angles.py", "rope"),
+        ("posenc/figures/layers/rope_bases.py", "rope"),
         ("pages/context_extension.py", "context"),
-        ("figures/real_attention/model.py", "nope"),
-        ("ui/lesson_view.py", "lessons"),
-        ("ui/show.py", COMMON),
-        ("figures/params.py", COMMON),
+        ("posenc/figures/real_attention/model.py", "nope"),
+        ("posenc/ui/lesson_view.py", "lessons"),
+        ("posenc/ui/show.py", COMMON),
+        ("posenc/figures/params.py", COMMON),
         ("app.py", COMMON),
     ],
 )

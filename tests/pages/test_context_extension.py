@@ -1,6 +1,6 @@
 import math
 
-from figures.params import PARAMS
+from posenc.figures.params import PARAMS
 from posenc_core.rope_scaling import ROPE_SCALING_FUNCTIONS
 from tests.pages.conftest import assert_healthy, chart_specs, open_page, payload_bytes, titles
 

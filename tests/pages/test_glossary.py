@@ -7,7 +7,7 @@ import tomllib
 
 from tests.pages.conftest import ROOT, assert_healthy, open_page
 
-GLOSSARY = ROOT / "i18n" / "glossary.toml"
+GLOSSARY = ROOT / "posenc" / "i18n" / "glossary.toml"
 with GLOSSARY.open("rb") as handle:
     TERMS = tomllib.load(handle)["term"]
 

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
-import i18n
+from posenc import i18n
+from posenc.ui.navigation import PAGE_NAMES
 from tests.pages.conftest import assert_healthy, open_page
 from tests.prose import cjk_share, english_runs
-from ui.navigation import PAGE_NAMES
 
 LANGUAGES = ["ko", "zh-CN"]
 TEXT_ELEMENTS = ("title", "header", "subheader", "markdown", "caption", "info", "warning", "success", "expandable")

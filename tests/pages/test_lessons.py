@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-import i18n
-from figures.lessons import load_lessons
-from figures.theme import STYLES
+from posenc import i18n
+from posenc.figures.lessons import load_lessons
+from posenc.figures.theme import STYLES
+from posenc.ui import presenter
 from tests.pages.conftest import assert_healthy, open_page, warning_text
 from tests.prose import cjk_share, english_runs
-from ui import presenter
 
 LESSONS = load_lessons()
 

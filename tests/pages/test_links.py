@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-import figures  # noqa: F401  (registers every parameter)
-from figures.params import PARAMS, ParamSpec
+from posenc import figures  # noqa: F401  (registers every parameter)
+from posenc.figures.params import PARAMS, ParamSpec
+from posenc.ui.navigation import PAGES as NAVIGATION
 from tests.pages.conftest import ROOT, chart_specs, elements_by_key, open_page, warning_text
-from ui.navigation import PAGES as NAVIGATION
 
 PAGES = sorted(path.stem for path in (ROOT / "pages").glob("*.py") if not path.stem.startswith("_"))
 DRAWS_NO_FIGURE = {page.name for page in NAVIGATION if page.name in PAGES and not page.explorer} - {"lessons"}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ui import config_link
+from posenc.ui import config_link
 
 CONFIGS = Path(__file__).resolve().parents[1] / "fixtures" / "configs"
 

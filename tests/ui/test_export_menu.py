@@ -8,17 +8,17 @@ import struct
 import pytest
 from streamlit.testing.v1 import AppTest
 
-import figures  # noqa: F401
-from figures import export, registry
+from posenc import figures  # noqa: F401
+from posenc.figures import export, registry
+from posenc.ui import export_menu
 from tests.pages.conftest import elements_by_key
-from ui import export_menu
 
 FIGURE = "rope-wavelengths"
 
 
 def page() -> None:
-    from figures import registry  # registers every figure
-    from ui import show
+    from posenc.figures import registry  # registers every figure
+    from posenc.ui import show
 
     params, _ = registry.resolve_params("rope-wavelengths", {})
     show.figure("rope-wavelengths", params)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-import i18n
+from posenc import i18n
 from tests.pages.conftest import ROOT, TIMEOUT, assert_healthy, open_page, warning_text
 
 

@@ -6,8 +6,8 @@ from collections import Counter
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from posenc.ui.sections import ALL
 from tests.pages.conftest import assert_healthy, chart_specs, open_page
-from ui.sections import ALL
 
 PAGES_WITH_SECTIONS = ("sinusoidal", "learned", "relative", "alibi", "rope", "context_extension", "mrope", "compare")
 
@@ -54,7 +54,7 @@ def test_a_closed_sections_control_keeps_its_value_in_the_link():
 
 
 def _sections_named_all():
-    from ui.sections import ALL, show_sections
+    from posenc.ui.sections import ALL, show_sections
 
     show_sections({ALL: lambda: None})
 

@@ -2,9 +2,9 @@
 
 from streamlit.testing.v1 import AppTest
 
-from figures import registry
+from posenc.figures import registry
+from posenc.ui import show
 from tests.pages.conftest import assert_healthy, chart_specs, open_page
-from ui import show
 
 
 def test_a_placeholder_precedes_only_figures_not_built_before(monkeypatch):
@@ -25,8 +25,8 @@ def test_a_placeholder_precedes_only_figures_not_built_before(monkeypatch):
 
 def test_a_figure_missing_a_parameter_shows_a_message_in_its_place():
     def page() -> None:
-        import figures  # noqa: F401
-        from ui import show
+        from posenc import figures  # noqa: F401
+        from posenc.ui import show
 
         show.figure("rope-wavelengths", {"head_dim": 64})
 

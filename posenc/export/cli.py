@@ -1,0 +1,149 @@
+"""Export any figure of the app, with a preset and parameter overrides, to PNG / SVG / PDF / HTML / CSV / NPY.
+
+    posenc export list
+    posenc export rope-angles --preset llama-3.1-8b --set seq_len=131072 --format png svg
+    posenc export all --format pdf --size column --out figures-for-paper/
+    posenc export alibi-bias --format png --style slides-dark --size slide
+    posenc export rope-angles --lang ko --format png pdf     # titles and labels in Korean
+
+Images are drawn on the page of a size preset (--size): screen (1200 px wide, as in the app), slide (16:9,
+13.33 x 7.5 in; PNG 1920 x 1080), column (3.5 in, 9 pt text) or two-columns (7 in); a PDF's page is that size.
+The figures are built by the same registry as the app (:mod:`figures.registry`), so a file equals what the
+app shows for the same parameters. One browser is started for the whole call, not one per file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from posenc import (
+    figures,  # noqa: F401  (registers every figure)
+    i18n,
+)
+from posenc.figures import export, registry
+from posenc.figures.params import PARAMS
+from posenc.figures.preset_params import params_from_preset
+from posenc.figures.theme import SIZES
+from posenc_core import presets
+
+
+class CliError(Exception):
+    """A user error: printed as one line, exit status 2."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.figures == ["list"]:
+            _list_figures()
+            return 0
+        return _export(args)
+    except CliError as error:
+        print(f"posenc export: error: {error}", file=sys.stderr)
+        return 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="posenc export", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("figures", nargs="+", help="figure ids (see 'list'), or 'all', or 'list'")
+    parser.add_argument("--preset", help=f"a model preset: {', '.join(presets.PRESETS)}")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="override a parameter")
+    parser.add_argument("--format", nargs="+", default=["png"], choices=export.FORMATS, dest="formats")
+    parser.add_argument("--out", default="exports", help="output folder (created if missing)")
+    parser.add_argument("--style", default="screen", choices=PARAMS["theme"].choices, help="figure style")
+    parser.add_argument("--size", default="screen", choices=list(SIZES), help="image size preset (the page)")
+    parser.add_argument(
+        "--lang", default=i18n.DEFAULT, choices=list(i18n.LANGUAGES), help="language of the text in the figures"
+    )
+    parser.add_argument(
+        "--scale", type=float, help="PNG pixels per CSS pixel (default: the size's: 2 screen, 1.5 slide, 300 dpi paper)"
+    )
+    return parser
+
+
+def _list_figures() -> None:
+    for spec in registry.FIGURES.values():
+        print(f"{spec.id:32s} {spec.title}  [page: {spec.page}; parameters: {', '.join(spec.params)}]")
+
+
+def _export(args: argparse.Namespace) -> int:
+    figure_ids = list(registry.FIGURES) if args.figures == ["all"] else args.figures
+    for figure_id in figure_ids:
+        if figure_id not in registry.FIGURES:
+            raise CliError(f"unknown figure {figure_id!r}; run 'posenc export list' to see them")
+    given = {**_preset_values(args.preset), **_overrides(args.set)}
+    out = _output_folder(args.out)
+    needs_browser = any(fmt in ("png", "svg", "pdf") for fmt in args.formats)
+    if needs_browser and not export.start_browser_server():
+        if any(fmt in ("svg", "pdf") for fmt in args.formats):
+            raise CliError(f"SVG and PDF need Chrome or Chromium: {export.INSTALL_HINT}")
+        print(f"posenc export: no Chrome/Chromium found; PNG is drawn with matplotlib ({export.INSTALL_HINT})")
+    try:
+        with i18n.language(args.lang):
+            for figure_id in figure_ids:
+                _export_one(figure_id, given, args, out)
+    finally:
+        if needs_browser:
+            export.stop_browser_server()
+    return 0
+
+
+def _export_one(figure_id: str, given: dict[str, Any], args: argparse.Namespace, out: Path) -> None:
+    params, _ = registry.resolve_params(figure_id, given)
+    try:
+        result = registry.build(figure_id, params, style=args.style)
+    except ValueError as error:
+        raise CliError(f"{figure_id}: {error}") from error
+    stem = registry.file_stem(figure_id, params, args.preset)
+    stem += "" if args.lang == i18n.DEFAULT else f"_{args.lang}"
+    for fmt in args.formats:
+        if fmt in ("csv", "npy") and not result.data:
+            print(f"{figure_id}: no data behind this figure; skipping {fmt}")
+            continue
+        exported = export.export(result, fmt, style=args.style, size=args.size, scale=args.scale)
+        path = out / f"{export.file_stem(stem, fmt, args.style, args.size)}.{exported.extension}"
+        try:
+            path.write_bytes(exported.content)
+        except OSError as error:
+            raise CliError(f"cannot write {path}: {error.strerror}") from error
+        print(f"wrote {path} ({len(exported.content):,} bytes, {exported.renderer})")
+
+
+def _preset_values(name: str | None) -> dict[str, Any]:
+    if name is None:
+        return {}
+    try:
+        return params_from_preset(presets.get_preset(name))
+    except ValueError as error:
+        raise CliError(str(error)) from error
+
+
+def _overrides(pairs: list[str]) -> dict[str, Any]:
+    values = {}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        if not sep:
+            raise CliError(f"--set takes NAME=VALUE (got {pair!r})")
+        if name not in PARAMS:
+            raise CliError(f"unknown parameter {name!r}; known: {', '.join(sorted(PARAMS))}")
+        value, message = PARAMS[name].coerce(raw)
+        if message:
+            raise CliError(f"bad parameter: {message.split('; using')[0]} (allowed: {PARAMS[name].allowed()})")
+        values[name] = value
+    return values
+
+
+def _output_folder(folder: str) -> Path:
+    path = Path(folder)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CliError(f"cannot create output folder {path}: {error.strerror}") from error
+    if not path.is_dir():
+        raise CliError(f"output path {path} is not a folder")
+    return path

@@ -1,0 +1,29 @@
+"""Pure Plotly figure builders (no Streamlit): arrays and parameters in, ``go.Figure`` out.
+
+One package per family (``figures/sinusoidal/``, ``figures/rope/``, ...); at the top, what every family uses: the
+parameter registry (:mod:`figures.params`, shared parameters in :mod:`figures.common_params`), the figure
+registry (:mod:`figures.registry`), the theme, the shared building blocks (:mod:`figures.common`,
+:mod:`figures.shown`) and export. Importing this package registers every family: each family's ``params``
+module first (a figure may use any family's parameters), then its figure modules.
+"""
+
+import importlib
+import pkgutil
+
+from posenc.figures import common_params  # noqa: F401  (shared parameters first)
+
+FAMILIES = tuple(module.name for module in pkgutil.iter_modules(__path__) if module.ispkg)
+
+
+def _import_families() -> None:
+    for family in FAMILIES:
+        package = importlib.import_module(f"{__name__}.{family}")
+        if any(module.name == "params" for module in pkgutil.iter_modules(package.__path__)):
+            importlib.import_module(f"{package.__name__}.params")
+    for family in FAMILIES:
+        package = importlib.import_module(f"{__name__}.{family}")
+        for module in pkgutil.iter_modules(package.__path__):
+            importlib.import_module(f"{package.__name__}.{module.name}")
+
+
+_import_families()

@@ -1,0 +1,171 @@
+"""One Plotly template for every figure, the presentation styles (larger fonts and lines for slides) and the image
+sizes a figure is exported at (screen, a 16:9 slide, one or two paper columns).
+
+Sizes are in CSS pixels, 1/96 inch, as Plotly lays a figure out: a 3.5 in paper column is 336 px wide, and text of
+12 px is 9 pt when the PDF is placed at its own size. Fonts are system fonts only: the app runs offline, so no web
+fonts are fetched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
+import plotly.io as pio
+
+from posenc import i18n
+
+FONT_FAMILY = "DejaVu Sans, Arial, Helvetica, sans-serif"
+# Korean and Chinese text needs a CJK font after the Latin one (the browser and kaleido's Chromium fall back glyph by
+# glyph): Noto CJK (installed with the project's setup, scripts/ensure_chromium.sh), else the fonts Windows and macOS
+# ship. Each language names its own regional face first, so a Han character is drawn the way its readers write it.
+CJK_FONTS = {
+    "ko": "Noto Sans CJK KR, Noto Sans KR, Malgun Gothic, Apple SD Gothic Neo",
+    "zh-CN": "Noto Sans CJK SC, Noto Sans SC, Microsoft YaHei, PingFang SC",
+}
+COLORWAY = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
+CYCLIC_SCALE = "Twilight"  # for angles mod 2π: equal colour at 0 and 2π
+DIVERGING_SCALE = "RdBu_r"  # for signed values centred at 0
+SEQUENTIAL_SCALE = "Viridis"
+
+STYLES = {
+    "screen": {"font_size": 13, "line_width": 2.0, "paper": "white", "plot": "white", "ink": "#222", "grid": "#e5e5e5"},
+    "slides-light": {
+        "font_size": 20,
+        "line_width": 3.5,
+        "paper": "white",
+        "plot": "white",
+        "ink": "#111",
+        "grid": "#dddddd",
+    },
+    "slides-dark": {
+        "font_size": 20,
+        "line_width": 3.5,
+        "paper": "#111418",
+        "plot": "#111418",
+        "ink": "#f2f2f2",
+        "grid": "#3a3f47",
+    },
+}
+BASE_FONT_SIZE = 13  # the template's, which the builders' margins and offsets are laid out for
+PIXELS_PER_INCH = 96  # CSS pixels; a PDF has 72 points per inch
+PRINT_DPI = 300
+
+
+@dataclass(frozen=True)
+class SizePreset:
+    """The page a figure is exported on, in CSS pixels, with its PNG resolution and its type size.
+
+    ``height`` None: the figure's own height on the screen; on paper, the margins plus a plot area whose height
+    is the figure's own plot aspect times ``aspect_boost`` (paper figures are less wide than a screen), kept
+    within ``aspect`` (height / width of the plot area), and subplots side by side stacked one above the other
+    when ``stack_columns``."""
+
+    label: str
+    width: int
+    height: int | None
+    png_scale: float  # PNG pixels per CSS pixel
+    font_size: int  # base text size, CSS pixels, in the screen style
+    slides_font_size: int  # ... and in the slides styles
+    line_scale: float = 1.0  # the style's line widths times this
+    aspect: tuple[float, float] | None = None
+    aspect_boost: float = 1.0
+    stack_columns: bool = False
+
+    def font_for(self, style: str) -> int:
+        return self.slides_font_size if style.startswith("slides") else self.font_size
+
+
+PAPER = {"png_scale": PRINT_DPI / PIXELS_PER_INCH, "font_size": 12, "slides_font_size": 13, "line_scale": 0.75}
+SIZES = {
+    "screen": SizePreset("Screen (1200 px wide, as in the app)", 1200, None, 2.0, 13, 20),
+    "slide": SizePreset("Slide 16:9 (13.33 × 7.5 in; PNG 1920 × 1080)", 1280, 720, 1.5, 18, 24),
+    "column": SizePreset(
+        "One paper column (3.5 in; PNG 300 dpi)",
+        336,
+        None,
+        **PAPER,
+        aspect=(0.6, 1.0),
+        aspect_boost=2.2,
+        stack_columns=True,
+    ),
+    "two-columns": SizePreset(
+        "Two paper columns (7 in; PNG 300 dpi)", 672, None, **PAPER, aspect=(0.4, 1.1), aspect_boost=1.4
+    ),
+}
+SCREEN_HEIGHT = 650  # the export height of a figure that sets none (the app's charts take the container's)
+
+pio.templates["posenc"] = go.layout.Template(
+    layout=go.Layout(
+        font={"family": FONT_FAMILY, "size": BASE_FONT_SIZE, "color": "#222"},
+        colorway=COLORWAY,
+        paper_bgcolor="white",
+        plot_bgcolor="white",
+        margin={"l": 70, "r": 30, "t": 70, "b": 60},
+        title={"x": 0.01, "xanchor": "left", "font": {"size": 15}},
+        xaxis={"showgrid": True, "gridcolor": "#e5e5e5", "zeroline": False, "ticks": "outside", "showline": True},
+        yaxis={"showgrid": True, "gridcolor": "#e5e5e5", "zeroline": False, "ticks": "outside", "showline": True},
+        legend={"bgcolor": "rgba(255,255,255,0.6)"},
+        hoverlabel={"font": {"family": FONT_FAMILY}},
+    )
+)
+TEMPLATE_MARGIN = {"l": 70, "r": 30, "t": 70, "b": 60}
+
+
+def _check(style: str, size: str) -> None:
+    if style not in STYLES:
+        raise ValueError(f"style must be one of {', '.join(STYLES)} (got {style!r})")
+    if size not in SIZES:
+        raise ValueError(f"size must be one of {', '.join(SIZES)} (got {size!r})")
+
+
+def font_family(language: str | None = None) -> str:
+    """The figure font for ``language`` (the current one by default): the Latin fonts, then its CJK fonts."""
+    cjk = CJK_FONTS.get(language or i18n.current())
+    return FONT_FAMILY.replace(", sans-serif", f", {cjk}, sans-serif") if cjk else FONT_FAMILY
+
+
+def screen_size(fig: go.Figure) -> tuple[int, int]:
+    """(width, height) in CSS pixels of ``fig`` on the screen preset's page: 1200 px by the figure's own height."""
+    return SIZES["screen"].width, int(fig.layout.height or SCREEN_HEIGHT)
+
+
+def apply_style(fig: go.Figure, style: str = "screen", size: str = "screen", *, text_scale: float = 1.0) -> go.Figure:
+    """Restyle ``fig`` in place for the screen or for slides (light or dark background), with text at the size
+    preset's type size; returns it.
+
+    Everything laid out for text (margins, subplot titles, offsets) grows or shrinks by the ratio of the new base
+    font to the one the figure has, so styling twice, or restyling a styled figure, gives the same figure."""
+    _check(style, size)
+    s, font = STYLES[style], round(SIZES[size].font_for(style) * text_scale)
+    ratio = font / (fig.layout.font.size or BASE_FONT_SIZE)
+    margin = fig.layout.margin
+    fig.update_layout(
+        template="posenc",
+        font={"size": font, "color": s["ink"], "family": font_family()},
+        hoverlabel_font_family=font_family(),
+        title_font_size=font + 2,
+        paper_bgcolor=s["paper"],
+        plot_bgcolor=s["plot"],
+        legend_bgcolor="rgba(0,0,0,0)" if style == "slides-dark" else "rgba(255,255,255,0.6)",
+        margin={side: (getattr(margin, side) or TEMPLATE_MARGIN[side]) * ratio for side in TEMPLATE_MARGIN},
+    )
+    for annotation in fig.layout.annotations:
+        if annotation.font.size:  # subplot titles (16 px at the base font); others follow the layout's font
+            annotation.font.size = annotation.font.size * ratio
+        for shift in ("xshift", "yshift"):  # offsets in pixels from the point (make_subplots' axis titles)
+            if annotation[shift]:
+                annotation[shift] = annotation[shift] * ratio
+        if annotation.bgcolor:  # a label's backing (over lines it crosses) is the paper's colour
+            annotation.bgcolor = _translucent(s["paper"])
+    fig.update_xaxes(gridcolor=s["grid"], linecolor=s["ink"], tickcolor=s["ink"], automargin=True)
+    fig.update_yaxes(gridcolor=s["grid"], linecolor=s["ink"], tickcolor=s["ink"], automargin=True)
+    fig.update_traces(line_width=s["line_width"] * SIZES[size].line_scale, selector={"type": "scatter"})
+    return fig
+
+
+def _translucent(colour: str, alpha: float = 0.7) -> str:
+    """'#111418' -> 'rgba(17,20,24,0.7)'; 'white' likewise."""
+    hex_digits = {"white": "ffffff"}.get(colour, colour.lstrip("#"))
+    red, green, blue = (int(hex_digits[i : i + 2], 16) for i in (0, 2, 4))
+    return f"rgba({red},{green},{blue},{alpha})"

@@ -1,0 +1,114 @@
+"""Show a registered figure: built once per parameter set (cached), drawn, with its notes and exports.
+
+A figure not built before first takes its frame (``figures.common.placeholder``: title and "Computing…"), sent
+before the computation starts. The browser sees a chart at once, so it loads and starts plotly.js (about a second
+on a slow machine) while the server computes, instead of afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from posenc import i18n
+from posenc.figures import code, registry
+from posenc.figures.common import placeholder
+from posenc.figures.phone_fit import fit_to_phone
+from posenc.figures.theme import SIZES, screen_size
+from posenc.i18n import _
+from posenc.ui import presenter, state
+from posenc.ui.export_menu import export_menu
+
+MODEBAR = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
+PLACEHOLDER_CONFIG = {"staticPlot": True, "displayModeBar": False}
+_BUILT: set[tuple[str, str, str, str]] = set()  # cache keys built in this process (placeholders only for new ones)
+_BUILT_LIMIT = 4096
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _build_cached(figure_id: str, params_json: str, style: str, lang: str) -> tuple[registry.FigureResult, go.Figure]:
+    """Build once per (figure, parameters, style, language): the result (what exports lay out for their own page)
+    and the figure as the app draws it, laid out to read on a phone too. Shared read-only between reruns."""
+    with i18n.language(lang):
+        result = registry.build(figure_id, json.loads(params_json), style=style)
+        return result, fit_to_phone(go.Figure(result.figure))
+
+
+def _cache_key(figure_id: str, params: Mapping[str, Any]) -> tuple[str, str, str, str]:
+    full = {**params, "device": st.session_state.get("device_in_use", "auto")}
+    params_json = json.dumps(full, sort_keys=True, default=_jsonable)
+    return figure_id, params_json, st.session_state.get("theme", "screen"), i18n.current()
+
+
+def build(spec: registry.FigureSpec, params: Mapping[str, Any]) -> tuple[registry.FigureResult, go.Figure]:
+    """The figure for ``params`` (plus the sidebar's device) and its on-screen layout, from the cache when it was
+    built before."""
+    key = _cache_key(spec.id, params)
+    with st.spinner(_("Computing {title}…").format(title=_(spec.title))):
+        built = _build_cached(*key)
+    if len(_BUILT) >= _BUILT_LIMIT:
+        _BUILT.clear()
+    _BUILT.add(key)
+    return built
+
+
+def figure(figure_id: str, values: Mapping[str, Any]) -> registry.FigureResult | None:
+    """Draw figure ``figure_id`` with the parameters it declares, taken from ``values`` (a page passes all its
+    control values). A core ``ValueError``, or a parameter missing from ``values``, becomes a message in the
+    figure's place, never a traceback."""
+    spec = registry.get_spec(figure_id)
+    slot = st.empty()
+    try:
+        params = registry.params_for(spec, values)
+    except ValueError as error:
+        slot.error(f"{_(spec.title)}: {error}", icon="🚫")
+        return None
+    if _cache_key(figure_id, params) not in _BUILT:
+        slot.plotly_chart(placeholder(_(spec.title)), theme=None, width="stretch", config=PLACEHOLDER_CONFIG)
+    try:
+        result, shown = build(spec, params)
+    except ValueError as error:
+        slot.error(f"{_(spec.title)}: {error}", icon="🚫")
+        return None
+    stem = registry.file_stem(figure_id, params, state.preset_slug())
+    config = {**MODEBAR, "toImageButtonOptions": camera_options(result, stem)}
+    projected = presenter.active()  # a projector is no phone; its screen holds the figure, not the menus under it
+    drawn = result.figure if projected else shown
+    slot.plotly_chart(drawn, theme=None, width="stretch", config=config, key=f"chart-{figure_id}")
+    for note in result.notes:
+        st.caption(note)
+    if not projected:
+        export_menu(figure_id, result, stem)
+        code_expander(figure_id, params)
+    return result
+
+
+def code_expander(figure_id: str, params: Mapping[str, Any]) -> None:
+    """A closed expander with the few lines of NumPy/PyTorch that compute the figure's data for ``params``
+    (``figures.code``), when the figure has a snippet."""
+    try:
+        snippet = code.snippet_for(figure_id, params)
+    except ValueError:  # the figure drew, but its values have no snippet (the figure says what is wrong, if anything)
+        return
+    if snippet is not None:
+        with st.expander(_("Code: compute this figure's data in NumPy / PyTorch"), expanded=False):
+            st.code(snippet.source, language="python")
+
+
+def camera_options(result: registry.FigureResult, stem: str) -> dict[str, Any]:
+    """The modebar camera's PNG: the same page as the export menu's "Screen" PNG (1200 px by the figure's own
+    height, at 2x), whatever the width of the chart in the browser, and named alike."""
+    width, height = screen_size(result.figure)
+    style = st.session_state.get("theme", "screen")
+    filename = registry.with_look(stem, style, "screen")
+    return {"format": "png", "filename": filename, "width": width, "height": height, "scale": SIZES["screen"].png_scale}
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple | set):
+        return list(value)
+    raise TypeError(f"cannot put {type(value).__name__} into figure parameters")

@@ -1,1 +1,0 @@
-"""Batch export of posenc figures from the command line: ``python -m posenc_export --help``."""
