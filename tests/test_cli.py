@@ -1,0 +1,71 @@
+"""posenc.cli: the ``posenc`` command's dispatch, and ``posenc app``'s serving settings."""
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from posenc import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _flattened(table: dict, prefix: str = "") -> dict[str, object]:
+    flat = {}
+    for key, value in table.items():
+        if isinstance(value, dict):
+            flat |= _flattened(value, f"{prefix}{key}.")
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+
+
+def test_posenc_app_serves_with_the_settings_of_the_repositorys_streamlit_config():
+    with (ROOT / ".streamlit" / "config.toml").open("rb") as handle:
+        config = _flattened(tomllib.load(handle))
+    assert config == cli.SERVING
+
+
+def test_posenc_app_runs_the_app_script_on_this_machine_only_by_default():
+    argv = cli.streamlit_argv([])
+    assert argv[:2] == ["run", str(cli.app_script())]
+    assert cli.app_script().is_file()
+    assert "--server.address=127.0.0.1" in argv and "--server.port=8501" in argv
+    assert "--server.fileWatcherType=none" in argv and "--client.showErrorDetails=none" in argv
+
+
+def test_options_after_the_double_dash_come_last_so_they_win():
+    argv = cli.streamlit_argv(["--host", "0.0.0.0", "--port", "9001", "--", "--server.fileWatcherType=auto"])
+    assert "--server.address=0.0.0.0" in argv and "--server.port=9001" in argv
+    assert argv[-1] == "--server.fileWatcherType=auto"
+    assert argv.index("--server.fileWatcherType=none") < argv.index("--server.fileWatcherType=auto")
+
+
+@pytest.mark.parametrize("port", ["0", "70000"])
+def test_a_port_out_of_range_is_refused_with_its_range(port, capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli.streamlit_argv(["--port", port])
+    assert stop.value.code == 2
+    assert "between 1 and 65535" in capsys.readouterr().err
+
+
+def test_in_a_clone_the_app_is_the_repositorys_app_py():
+    assert not cli.INSTALLED_APP.exists()  # the packaged copy exists only in an installed wheel
+    assert cli.app_script() == ROOT / "app.py"
+
+
+def test_no_command_prints_the_usage_and_an_unknown_one_fails(capsys):
+    assert cli.main([]) == 0
+    assert "posenc app" in capsys.readouterr().out
+    assert cli.main(["serve"]) == 2
+    assert "unknown command 'serve'" in capsys.readouterr().err
+
+
+def test_version_names_the_package(capsys):
+    assert cli.main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("posenc ")
+
+
+def test_export_is_the_batch_exporter(capsys):
+    assert cli.main(["export", "list"]) == 0
+    assert "rope-angles" in capsys.readouterr().out
