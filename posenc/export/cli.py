@@ -78,11 +78,9 @@ def _export(args: argparse.Namespace) -> int:
             raise CliError(f"unknown figure {figure_id!r}; run 'posenc export list' to see them")
     given = {**_preset_values(args.preset), **_overrides(args.set)}
     out = _output_folder(args.out)
-    needs_browser = any(fmt in ("png", "svg", "pdf") for fmt in args.formats)
+    needs_browser = any(fmt in export.IMAGE_FORMATS for fmt in args.formats)
     if needs_browser and not export.start_browser_server():
-        if any(fmt in ("svg", "pdf") for fmt in args.formats):
-            raise CliError(f"SVG and PDF need Chrome or Chromium: {export.INSTALL_HINT}")
-        print(f"posenc export: no Chrome/Chromium found; PNG is drawn with matplotlib ({export.INSTALL_HINT})")
+        raise CliError(export.no_browser_message())
     try:
         with i18n.language(args.lang):
             for figure_id in figure_ids:

@@ -1,8 +1,9 @@
-"""Export a built figure: PNG / SVG / PDF through Plotly's own export (kaleido + Chrome/Chromium), an
-interactive offline HTML file, and the data behind it as CSV or NumPy.
+"""Export a built figure: PNG / SVG / PDF through Plotly's own export (kaleido driving a Chrome-family browser),
+an interactive offline HTML file, and the data behind it as CSV or NumPy.
 
-Where no Chrome/Chromium is found, PNG falls back to a matplotlib rendering of the same traces
-(:mod:`figures.export_matplotlib`) and says so; SVG and PDF then need the browser.
+The browser is found as kaleido's driver (choreographer) finds one, with ``BROWSER_PATH`` first, and handed to
+kaleido by path. Without one, images are refused with :func:`no_browser_message` (how to get one); HTML and the
+data files need no browser.
 """
 
 from __future__ import annotations
@@ -13,18 +14,19 @@ import io
 import itertools
 import math
 import os
-import shutil
 import threading
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
+from choreographer.browsers.chromium import Chromium
 
 from posenc.figures.export_layout import crowded, fit_to_page
 from posenc.figures.registry import FigureResult, with_look
 from posenc.figures.theme import SIZES, apply_style
-from posenc.i18n import N_
+from posenc.i18n import N_, _
 
 FORMATS = ("png", "svg", "pdf", "html", "csv", "npy")
 MIME_TYPES = {
@@ -37,9 +39,17 @@ MIME_TYPES = {
     "npz": "application/octet-stream",
 }
 IMAGE_FORMATS = ("png", "svg", "pdf")  # drawn on a size preset's page
-BROWSER_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
 KALEIDO_NOTICE = "The kopts argument is ignored"
-INSTALL_HINT = N_("install Chrome or Chromium (Debian/Ubuntu: apt-get install chromium) or set BROWSER_PATH")
+NO_BROWSER = N_(
+    "PNG, SVG and PDF are drawn by Plotly's export (kaleido), which needs Chrome or Chromium, and none was found. "
+    'Get one with `python -c "import kaleido; kaleido.get_chrome_sync()"` or from your system\'s packages '
+    "(Debian/Ubuntu: `apt-get install chromium`), or set BROWSER_PATH to a browser's executable."
+)
+BAD_BROWSER_PATH = N_("BROWSER_PATH is set to {path}, which is not an executable file.")
+CAMERA_STILL_WORKS = N_(
+    "In the app, the camera button of a figure's toolbar still downloads a PNG drawn by the reader's own browser; "
+    "the HTML and data files need no browser."
+)
 
 
 @dataclass(frozen=True)
@@ -56,18 +66,27 @@ class ExportedFile:
 
 
 def find_browser() -> str | None:
-    """The Chrome/Chromium kaleido will use: $BROWSER_PATH, Debian's chromium, or one on PATH."""
+    """The browser kaleido is given: ``$BROWSER_PATH`` when set (None if that is no executable file), else the one
+    kaleido's driver finds (choreographer's ``Chromium.find_browser``): the Chrome that ``kaleido.get_chrome_sync()``
+    downloads, then Chrome, Chromium, Edge, Brave or Vivaldi on PATH, in the Windows registry or at their usual
+    places on Linux, macOS and Windows."""
     configured = os.environ.get("BROWSER_PATH")
-    if configured and os.access(configured, os.X_OK):
-        return configured
-    for candidate in BROWSER_CANDIDATES:
-        if os.access(candidate, os.X_OK):
-            return candidate
-    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
+    if configured:
+        return configured if _runnable(configured) else None
+    found = Chromium.find_browser(skip_local=False)
+    return str(found) if found and _runnable(found) else None
+
+
+def _runnable(path: str | os.PathLike) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def no_browser_message() -> str:
+    """Why images cannot be made here and how to get a browser, in the current language (plus what is wrong with
+    ``BROWSER_PATH`` when it is set to something that cannot run)."""
+    configured = os.environ.get("BROWSER_PATH")
+    parts = [_(BAD_BROWSER_PATH).format(path=configured)] if configured and not _runnable(configured) else []
+    return " ".join([*parts, _(NO_BROWSER), _(CAMERA_STILL_WORKS)])
 
 
 def export(
@@ -76,7 +95,7 @@ def export(
     """Render ``result`` as ``fmt`` (one of :data:`FORMATS`); an image in ``style`` on the page of the size preset
     ``size`` (:data:`figures.theme.SIZES`): a PDF's page and an SVG's width and height are the preset's, a PNG has
     ``scale`` (default: the preset's) pixels per CSS pixel. HTML is drawn in ``style`` at the screen's type size.
-    Raises ValueError for an unknown format, style or size, or for SVG/PDF when no browser is available."""
+    Raises ValueError for an unknown format, style or size, or for an image when no browser is found."""
     if fmt not in FORMATS:
         raise ValueError(f"fmt must be one of {', '.join(FORMATS)} (got {fmt!r})")
     if size not in SIZES:
@@ -88,20 +107,26 @@ def export(
     if fmt == "npy":
         content, extension = data_to_numpy(result.data)
         return ExportedFile(content, extension, "numpy")
-    figure, width, height = laid_out(result.figure, style, size)
-    png_scale = SIZES[size].png_scale if scale is None else scale
     browser = find_browser()
     if browser is None:
-        if fmt == "png":
-            from posenc.figures.export_matplotlib import render_png
-
-            content = render_png(figure, scale=png_scale, width=width, height=height)
-            return ExportedFile(content, "png", f"matplotlib (no browser: {INSTALL_HINT})")
-        raise ValueError(f"{fmt.upper()} export needs Chrome or Chromium: {INSTALL_HINT}")
-    os.environ.setdefault("BROWSER_PATH", browser)
-    quiet_kaleido()
-    content = figure.to_image(format=fmt, width=width, height=height, scale=png_scale if fmt == "png" else 1)
+        raise ValueError(no_browser_message())
+    figure, width, height = laid_out(result.figure, style, size)
+    png_scale = SIZES[size].png_scale if scale is None else scale
+    content = to_image(figure, fmt, width, height, png_scale if fmt == "png" else 1, browser)
     return ExportedFile(content, fmt, f"Plotly export (kaleido + {browser})")
+
+
+def to_image(figure: go.Figure, fmt: str, width: int, height: int, scale: float, browser: str) -> bytes:
+    """``figure`` as ``fmt`` bytes, as ``figure.to_image`` draws it, with kaleido given ``browser`` by path (a
+    running :func:`start_browser_server` is used instead, with the browser it was started with)."""
+    import kaleido
+
+    quiet_kaleido()
+    kopts = {name: value for name in ("plotlyjs", "mathjax", "headers") if (value := getattr(pio.defaults, name))}
+    opts = {"format": fmt, "width": width, "height": height, "scale": scale}
+    return kaleido.calc_fig_sync(
+        figure.to_dict(), opts=opts, topojson=pio.defaults.topojson, kopts=kopts | {"path": browser}
+    )
 
 
 def file_stem(stem: str, fmt: str, style: str, size: str) -> str:
@@ -146,19 +171,19 @@ _server_running = False
 def start_browser_server() -> bool:
     """Keep one browser running for many exports (0.4 s per image instead of ~3 s); False if none found.
 
-    Idempotent and thread-safe: the app's download buttons call it from their own threads.
+    Idempotent and thread-safe: the app's download buttons call it from their own threads. The browser is
+    :func:`find_browser`'s, given to kaleido by path.
     """
     global _server_running
     browser = find_browser()
     if browser is None:
         return False
-    os.environ.setdefault("BROWSER_PATH", browser)
     import kaleido
 
     with _server_lock:
         if not _server_running:
             with contextlib.suppress(RuntimeError):  # already running
-                kaleido.start_sync_server(silence_warnings=True)
+                kaleido.start_sync_server(path=browser, silence_warnings=True)
             _server_running = True
     return True
 

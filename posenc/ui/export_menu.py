@@ -49,7 +49,7 @@ def export_menu(figure_id: str, result: FigureResult, stem: str) -> None:
         st.caption(describe_size(size))
         for fmt in export.FORMATS:
             extension = _extension(fmt, result)
-            needs_browser = fmt in ("svg", "pdf") and browser is None
+            needs_browser = fmt in export.IMAGE_FORMATS and browser is None
             st.download_button(
                 f"{format_label(fmt, size)} (.{extension})",
                 data=partial(_render, result, fmt, style, size),
@@ -60,11 +60,7 @@ def export_menu(figure_id: str, result: FigureResult, stem: str) -> None:
                 width="stretch",
             )
         if browser is None:
-            st.caption(
-                _("No Chrome/Chromium found: PNG is drawn by matplotlib instead of Plotly; {hint}.").format(
-                    hint=_(export.INSTALL_HINT)
-                )
-            )
+            st.caption(export.no_browser_message())
         else:
             st.caption(_("Images are rendered by Plotly's export (kaleido) with {browser}.").format(browser=browser))
 

@@ -1,5 +1,5 @@
 """Exports through the real Plotly/kaleido path with Debian's chromium (one browser for the module), the size
-presets' pages, kaleido's notices kept out of the log, and the browser-free fallback."""
+presets' pages, kaleido's notices kept out of the log, and what is left without a browser."""
 
 import io
 import logging
@@ -149,14 +149,13 @@ def test_file_names_state_style_and_size_for_images_only():
     assert export.file_stem(stem, "csv", "slides-dark", "column") == stem
 
 
-def test_without_a_browser_png_falls_back_to_matplotlib_at_the_sizes_pixels(result, monkeypatch):
+def test_without_a_browser_images_say_how_to_get_one_and_html_and_data_still_come(result, monkeypatch):
     monkeypatch.setattr(export, "find_browser", lambda: None)
-    exported = export.export(result, "png")
-    assert png_size(exported.content) == (2 * 1200, 2 * result.figure.layout.height)
-    assert "matplotlib" in exported.renderer and "apt-get install chromium" in exported.renderer
-    assert png_size(export.export(result, "png", size="slide").content) == (1920, 1080)
-    with pytest.raises(ValueError, match="SVG export needs Chrome or Chromium.*apt-get install chromium"):
-        export.export(result, "svg")
+    for fmt in export.IMAGE_FORMATS:
+        with pytest.raises(ValueError, match=r"kaleido\.get_chrome_sync\(\).*apt-get install chromium.*camera button"):
+            export.export(result, fmt)
+    assert b"<html" in export.export(result, "html").content[:2000]
+    assert export.export(result, "csv").content.startswith(b"row,column,")
 
 
 def test_unknown_format_or_size_names_the_argument(result):

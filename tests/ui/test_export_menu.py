@@ -77,3 +77,15 @@ def test_describe_and_label_every_size():
     assert export_menu.describe_size("two-columns").startswith("7 in wide (504 pt)")
     assert export_menu.format_label("png", "screen") == "PNG (2x)"
     assert export_menu.format_label("pdf", "column") == "PDF"
+
+
+def test_without_a_browser_the_menu_disables_images_says_how_to_get_one_and_keeps_html_and_data(monkeypatch):
+    monkeypatch.delenv("BROWSER_PATH", raising=False)
+    monkeypatch.setattr(export, "find_browser", lambda: None)
+    at = AppTest.from_function(page, default_timeout=120).run()
+    assert not at.exception
+    found = elements_by_key(at)
+    assert [found[f"export-{FIGURE}-{fmt}"].disabled for fmt in export.FORMATS] == [True] * 3 + [False] * 3
+    captions = " ".join(caption.value for caption in at.caption)
+    assert "kaleido.get_chrome_sync()" in captions and "apt-get install chromium" in captions
+    assert "camera button" in captions
