@@ -1,6 +1,12 @@
-"""The ``hub`` fixture: a :class:`tests.hub_stub.HubStub` on 127.0.0.1 serving ``tmp_path/hub``, with HF_ENDPOINT
-pointing at it, HF_HOME / HF_HUB_CACHE in ``tmp_path`` and no token, so a test never reaches the internet or the
-user's cache. Import it into a conftest.py (``from tests.hub_fixture import hub``)."""
+"""A :class:`tests.hub_stub.HubStub` on 127.0.0.1 serving ``tmp_path/hub``, with HF_ENDPOINT pointing at it,
+HF_HOME / HF_HUB_CACHE in ``tmp_path`` and no token, so a test never reaches the internet or the user's cache.
+
+A test module makes it a fixture in three lines::
+
+    @pytest.fixture
+    def hub(tmp_path, monkeypatch):
+        yield from serve_hub(tmp_path, monkeypatch)
+"""
 
 from __future__ import annotations
 
@@ -36,8 +42,8 @@ class Hub:
         (self.root / repo / ".gated").write_text(token)
 
 
-@pytest.fixture
-def hub(tmp_path, monkeypatch) -> Iterator[Hub]:
+def serve_hub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Hub]:
+    """Start the stub, point the Hugging Face environment at it, yield it, stop it."""
     root, home = tmp_path / "hub", tmp_path / "hf-home"
     root.mkdir()
     stub = HubStub(root).start()

@@ -32,7 +32,7 @@ class HubStub(ThreadingHTTPServer):
         self.url = f"http://127.0.0.1:{self.server_address[1]}"
 
     def start(self) -> HubStub:
-        threading.Thread(target=self.serve_forever, daemon=True).start()
+        threading.Thread(target=self.serve_forever, args=(0.05,), daemon=True).start()
         return self
 
     def stop(self) -> None:
