@@ -174,8 +174,9 @@ def save_figure(
 ) -> Path:
     """Write figure ``figure_id`` to ``path`` as the app's Export menu and ``posenc export`` do; the format follows
     the suffix (.png .svg .pdf .html .csv .npy .npz). Images are drawn on ``size``'s page; PNG at ``scale`` pixels
-    per CSS pixel (default: the size's). SVG and PDF need Chrome or Chromium; PNG falls back to matplotlib
-    without one. Several arrays are written as .npz whatever the suffix. Returns the path written."""
+    per CSS pixel (default: the size's). Images need Chrome or Chromium (ValueError saying how to get one when
+    there is none); HTML and the data do not. Several arrays are written as .npz whatever the suffix. Returns the
+    path written."""
     path = Path(path)
     fmt = FORMATS.get(path.suffix.lower())
     if fmt is None:
