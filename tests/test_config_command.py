@@ -1,0 +1,74 @@
+"""``posenc config`` (posenc/config_command.py) on a config.json file and on a model id served by the Hub stub."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from posenc.config_command import main
+from posenc_core.hf_config import from_hf_config
+from tests.hub_fixture import serve_hub
+
+CONFIGS = Path(__file__).resolve().parent / "fixtures" / "configs"
+
+
+@pytest.fixture
+def hub(tmp_path, monkeypatch):
+    yield from serve_hub(tmp_path, monkeypatch)
+
+
+def test_a_file_prints_what_the_reader_made_of_it(capsys):
+    assert main([str(CONFIGS / "llama-3.1-8b.json")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("LlamaForCausalLM\n")
+    assert "  scheme: rope" in out and "    rope_theta = 500000.0" in out and "    n_kv_heads = 8" in out
+    assert "  RoPE scaling: llama3 (factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, " in out
+    assert "    • no head_dim: derived 4096/32 = 128" in out
+
+
+def test_json_output_holds_the_reading(capsys, tmp_path):
+    folder = tmp_path / "gemma"
+    folder.mkdir()
+    (folder / "config.json").write_text((CONFIGS / "gemma-3-27b-it.json").read_text())
+    assert main([str(folder), "--json"]) == 0  # a folder holding a config.json
+    printed = json.loads(capsys.readouterr().out)
+    reading = from_hf_config((CONFIGS / "gemma-3-27b-it.json").read_text())
+    assert printed["scheme"] == reading.preset.scheme == "rope"
+    assert printed["parameters"]["layer_types"] == list(reading.preset.layer_types)
+    assert printed["parameters"]["sliding_window"] == 1024 and "name" not in printed["parameters"]
+    assert printed["rope_scaling"] == dict(reading.preset.rope_scaling)
+    assert printed["unread"] == reading.unread and printed["notes"] == list(reading.preset.notes)
+
+
+def test_a_model_id_is_fetched_from_the_hub(hub, capsys):
+    hub.add("Qwen/Qwen2.5-7B-Instruct", "config.json", (CONFIGS / "qwen2.5-7b-instruct.json").read_text())
+    assert main(["Qwen/Qwen2.5-7B-Instruct@main", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["name"] == "Qwen/Qwen2.5-7B-Instruct"
+    assert printed["source"].startswith(f"{hub.url}/Qwen/Qwen2.5-7B-Instruct config.json (revision main")
+    expected = from_hf_config((CONFIGS / "qwen2.5-7b-instruct.json").read_text()).preset
+    assert printed["parameters"]["rope_theta"] == expected.rope_theta
+    assert printed["parameters"]["hidden_size"] == expected.hidden_size
+
+
+@pytest.mark.parametrize(
+    ("argument", "words"),
+    [
+        ("org/absent", "model 'org/absent' was not found on"),
+        ("not an id", "'not an id' is not a Hugging Face model id"),
+        ("missing.json", "'missing.json' is not a config.json file"),
+    ],
+)
+def test_errors_go_to_stderr_with_status_1(hub, capsys, argument, words):
+    assert main([argument]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("posenc config: ") and words in captured.err
+
+
+def test_a_file_the_reader_rejects_is_status_1(capsys, tmp_path):
+    bad = tmp_path / "config.json"
+    bad.write_text("{not json")
+    assert main([str(bad)]) == 1
+    assert "config is not valid JSON" in capsys.readouterr().err
