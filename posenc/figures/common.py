@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from posenc.figures.theme import SEQUENTIAL_SCALE
+from posenc.figures.theme import REFERENCE_INK, SEQUENTIAL_SCALE
 from posenc.i18n import N_, _
 
 LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.25, "x": 0}  # a legend under the x-axis title
@@ -178,7 +178,7 @@ def mark(
 ) -> None:
     """A labelled vertical (axis "x") or horizontal (axis "y") line at ``value``. Plotly places shapes in data
     units but annotations on a log axis at log10(value), hence the separate label."""
-    line = {"color": "#333333", "dash": dash, "width": 1}
+    line = {"color": REFERENCE_INK, "dash": dash, "width": 1}
     where = math.log10(value) if log else value
     label = {"text": text, "showarrow": False, "xanchor": anchor, "bgcolor": "rgba(255,255,255,0.7)"}
     if axis == "x":

@@ -28,8 +28,20 @@ CYCLIC_SCALE = "Twilight"  # for angles mod 2π: equal colour at 0 and 2π
 DIVERGING_SCALE = "RdBu_r"  # for signed values centred at 0
 SEQUENTIAL_SCALE = "Viridis"
 
+REFERENCE_INK = "#333333"  # reference lines and marks the builders draw; each style gives them its own "reference"
 STYLES = {
     "screen": {"font_size": 13, "line_width": 2.0, "paper": "white", "plot": "white", "ink": "#222", "grid": "#e5e5e5"},
+    # The app's screen style under Streamlit's dark theme (its background #0e1117, text #fafafa), chosen by
+    # ui.show, never offered in the sidebar or exported.
+    "screen-dark": {
+        "font_size": 13,
+        "line_width": 2.0,
+        "paper": "#0e1117",
+        "plot": "#0e1117",
+        "ink": "#fafafa",
+        "grid": "#31353f",
+        "reference": "#c9ccd1",
+    },
     "slides-light": {
         "font_size": 20,
         "line_width": 3.5,
@@ -45,8 +57,10 @@ STYLES = {
         "plot": "#111418",
         "ink": "#f2f2f2",
         "grid": "#3a3f47",
+        "reference": "#c9ccd1",
     },
 }
+DARK_SCREEN_STYLE = "screen-dark"
 BASE_FONT_SIZE = 13  # the template's, which the builders' margins and offsets are laid out for
 PIXELS_PER_INCH = 96  # CSS pixels; a PDF has 72 points per inch
 PRINT_DPI = 300
@@ -110,6 +124,8 @@ pio.templates["posenc"] = go.layout.Template(
     )
 )
 TEMPLATE_MARGIN = {"l": 70, "r": 30, "t": 70, "b": 60}
+MODEBAR_LIGHT = {"bgcolor": "rgba(255,255,255,0.5)", "color": "rgba(68,68,68,0.3)", "activecolor": "rgba(68,68,68,0.7)"}
+MODEBAR_DARK = {"bgcolor": "rgba(0,0,0,0)", "color": "rgba(250,250,250,0.45)", "activecolor": "rgba(250,250,250,0.9)"}
 
 
 def _check(style: str, size: str) -> None:
@@ -117,6 +133,17 @@ def _check(style: str, size: str) -> None:
         raise ValueError(f"style must be one of {', '.join(STYLES)} (got {style!r})")
     if size not in SIZES:
         raise ValueError(f"size must be one of {', '.join(SIZES)} (got {size!r})")
+
+
+def is_dark(style: str) -> bool:
+    """Whether ``style`` draws on a dark background (light text and reference lines)."""
+    return "reference" in STYLES[style]
+
+
+def reference_ink(style: str) -> str:
+    """The colour of reference lines and marks in ``style``: :data:`REFERENCE_INK` on a light background, a light
+    grey on a dark one. Builders draw in :data:`REFERENCE_INK`; :func:`apply_style` swaps it for this."""
+    return STYLES[style].get("reference", REFERENCE_INK)
 
 
 def font_family(language: str | None = None) -> str:
@@ -147,7 +174,8 @@ def apply_style(fig: go.Figure, style: str = "screen", size: str = "screen", *, 
         title_font_size=font + 2,
         paper_bgcolor=s["paper"],
         plot_bgcolor=s["plot"],
-        legend_bgcolor="rgba(0,0,0,0)" if style == "slides-dark" else "rgba(255,255,255,0.6)",
+        legend_bgcolor="rgba(0,0,0,0)" if is_dark(style) else "rgba(255,255,255,0.6)",
+        modebar=MODEBAR_DARK if is_dark(style) else MODEBAR_LIGHT,
         margin={side: (getattr(margin, side) or TEMPLATE_MARGIN[side]) * ratio for side in TEMPLATE_MARGIN},
     )
     for annotation in fig.layout.annotations:
@@ -161,7 +189,33 @@ def apply_style(fig: go.Figure, style: str = "screen", size: str = "screen", *, 
     fig.update_xaxes(gridcolor=s["grid"], linecolor=s["ink"], tickcolor=s["ink"], automargin=True)
     fig.update_yaxes(gridcolor=s["grid"], linecolor=s["ink"], tickcolor=s["ink"], automargin=True)
     fig.update_traces(line_width=s["line_width"] * SIZES[size].line_scale, selector={"type": "scatter"})
+    _recolour_references(fig, reference_ink(style))
     return fig
+
+
+def _recolour_references(fig: go.Figure, colour: str) -> None:
+    """Give the reference lines and marks drawn in any style's reference colour (shapes, annotations, the lines
+    and marker outlines of traces) ``colour``, so they stay visible on a dark background and restyling back
+    restores them."""
+    references = {reference_ink(style).lower() for style in STYLES}
+
+    def swap(owner, name: str) -> None:
+        value = owner[name]
+        if isinstance(value, str) and value.lower() in references:
+            owner[name] = colour
+
+    for shape in fig.layout.shapes:
+        swap(shape.line, "color")
+        swap(shape, "fillcolor")
+    for annotation in fig.layout.annotations:
+        swap(annotation.font, "color")
+        swap(annotation, "arrowcolor")
+    for trace in fig.data:
+        for part in ("line", "marker"):
+            if part in trace and trace[part] is not None:
+                swap(trace[part], "color")
+                if part == "marker" and "line" in trace.marker:
+                    swap(trace.marker.line, "color")
 
 
 def _translucent(colour: str, alpha: float = 0.7) -> str:

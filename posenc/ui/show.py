@@ -1,5 +1,8 @@
 """Show a registered figure: built once per parameter set (cached), drawn, with its notes and exports.
 
+Figures are drawn in the sidebar's style, except that the default screen style becomes its dark variant when the
+reader's Streamlit theme is dark (:func:`screen_style`); exports keep the chosen style.
+
 A figure not built before first takes its frame (``figures.common.placeholder``: title and "Computing…"), sent
 before the computation starts. The browser sees a chart at once, so it loads and starts plotly.js (about a second
 on a slow machine) while the server computes, instead of afterwards.
@@ -18,7 +21,7 @@ from posenc import i18n
 from posenc.figures import code, registry
 from posenc.figures.common import placeholder
 from posenc.figures.phone_fit import fit_to_phone
-from posenc.figures.theme import SIZES, screen_size
+from posenc.figures.theme import DARK_SCREEN_STYLE, SIZES, apply_style, screen_size
 from posenc.i18n import _
 from posenc.ui import presenter, state
 from posenc.ui.export_menu import export_menu
@@ -38,10 +41,27 @@ def _build_cached(figure_id: str, params_json: str, style: str, lang: str) -> tu
         return result, fit_to_phone(go.Figure(result.figure))
 
 
+def screen_style(chosen: str, theme_type: str | None) -> str:
+    """The style a figure is drawn in on the screen: the dark screen style where the sidebar's style is the default
+    screen one and the reader's Streamlit theme (``st.context.theme.type``) is "dark"; else the chosen style (the
+    slide styles are chosen for their own background)."""
+    return DARK_SCREEN_STYLE if chosen == "screen" and theme_type == "dark" else chosen
+
+
+def style_on_screen() -> str:
+    """:func:`screen_style` of this session's chosen style and theme."""
+    return screen_style(st.session_state.get("theme", "screen"), theme_type())
+
+
+def theme_type() -> str | None:
+    """The reader's Streamlit theme, "light" or "dark" (None before the browser has told it)."""
+    return st.context.theme.type
+
+
 def _cache_key(figure_id: str, params: Mapping[str, Any]) -> tuple[str, str, str, str]:
     full = {**params, "device": st.session_state.get("device_in_use", "auto")}
     params_json = json.dumps(full, sort_keys=True, default=_jsonable)
-    return figure_id, params_json, st.session_state.get("theme", "screen"), i18n.current()
+    return figure_id, params_json, style_on_screen(), i18n.current()
 
 
 def build(spec: registry.FigureSpec, params: Mapping[str, Any]) -> tuple[registry.FigureResult, go.Figure]:
@@ -68,7 +88,8 @@ def figure(figure_id: str, values: Mapping[str, Any]) -> registry.FigureResult |
         slot.error(f"{_(spec.title)}: {error}", icon="🚫")
         return None
     if _cache_key(figure_id, params) not in _BUILT:
-        slot.plotly_chart(placeholder(_(spec.title)), theme=None, width="stretch", config=PLACEHOLDER_CONFIG)
+        frame = apply_style(placeholder(_(spec.title)), style_on_screen())
+        slot.plotly_chart(frame, theme=None, width="stretch", config=PLACEHOLDER_CONFIG)
     try:
         result, shown = build(spec, params)
     except ValueError as error:
@@ -101,9 +122,10 @@ def code_expander(figure_id: str, params: Mapping[str, Any]) -> None:
 
 def camera_options(result: registry.FigureResult, stem: str) -> dict[str, Any]:
     """The modebar camera's PNG: the same page as the export menu's "Screen" PNG (1200 px by the figure's own
-    height, at 2x), whatever the width of the chart in the browser, and named alike."""
+    height, at 2x), whatever the width of the chart in the browser, and named alike, by the style it is drawn in
+    (the figure as shown: the dark screen style under a dark theme)."""
     width, height = screen_size(result.figure)
-    style = st.session_state.get("theme", "screen")
+    style = style_on_screen()
     filename = registry.with_look(stem, style, "screen")
     return {"format": "png", "filename": filename, "width": width, "height": height, "scale": SIZES["screen"].png_scale}
 

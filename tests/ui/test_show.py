@@ -1,10 +1,14 @@
-"""ui.show: a figure not built before is preceded by its placeholder frame; a cached one is drawn directly."""
+"""ui.show: a figure not built before is preceded by its placeholder frame; a cached one is drawn directly; under a
+dark Streamlit theme the screen style turns dark (the figure drawn, not its exports)."""
 
+import json
+
+import pytest
 from streamlit.testing.v1 import AppTest
 
-from posenc.figures import registry
+from posenc.figures import export, registry
 from posenc.ui import show
-from tests.pages.conftest import assert_healthy, chart_specs, open_page
+from tests.pages.conftest import assert_healthy, chart_specs, elements_by_key, open_page
 
 
 def test_a_placeholder_precedes_only_figures_not_built_before(monkeypatch):
@@ -56,3 +60,47 @@ def _elements(node) -> list[tuple[str, str | None]]:
     for key in sorted(children) if isinstance(children, dict) else ():
         found += _elements(children[key])
     return found
+
+
+@pytest.mark.parametrize(
+    ("chosen", "theme", "drawn"),
+    [
+        ("screen", "dark", "screen-dark"),
+        ("screen", "light", "screen"),
+        ("screen", None, "screen"),  # before the browser has told the theme
+        ("slides-light", "dark", "slides-light"),
+        ("slides-dark", "light", "slides-dark"),
+        ("slides-dark", "dark", "slides-dark"),
+    ],
+)
+def test_the_screen_style_turns_dark_with_the_theme_and_the_slide_styles_stay(chosen, theme, drawn):
+    assert show.screen_style(chosen, theme) == drawn
+
+
+def _rope_wavelengths() -> None:
+    from posenc import figures  # noqa: F401
+    from posenc.figures import registry
+    from posenc.ui import show
+
+    params, _ = registry.resolve_params("rope-wavelengths", {"seq_len": 5003})  # a key no other test builds
+    show.figure("rope-wavelengths", params)
+
+
+def test_under_a_dark_theme_the_figure_is_dark_and_its_exports_keep_the_chosen_style(monkeypatch):
+    monkeypatch.setattr(show, "theme_type", lambda: "dark")
+    menus = []
+    real_menu = show.export_menu
+    monkeypatch.setattr(show, "export_menu", lambda *args: menus.append(args) or real_menu(*args))
+    dark = AppTest.from_function(_rope_wavelengths, default_timeout=120).run()
+    assert not dark.exception
+    assert chart_specs(dark)[0]["layout"]["paper_bgcolor"] == "#0e1117"
+    camera = json.loads(elements_by_key(dark)["chart-rope-wavelengths"].proto.config)["toImageButtonOptions"]
+    assert camera["filename"].endswith("_screen-dark_screen")  # the camera saves the figure as shown
+    _, shown, _ = menus[0]
+    assert shown.figure.layout.paper_bgcolor == "#0e1117"
+    html = export.export(shown, "html", style="screen").content  # the menu's HTML, in the style chosen (the default)
+    assert b'"paper_bgcolor":"white"' in html and b"#0e1117" not in html
+
+    monkeypatch.setattr(show, "theme_type", lambda: "light")
+    light = AppTest.from_function(_rope_wavelengths, default_timeout=120).run()
+    assert chart_specs(light)[0]["layout"]["paper_bgcolor"] == "white"  # another cache entry, not the dark one

@@ -29,6 +29,7 @@ from posenc.figures.context.variants import (
     variant_label,
 )
 from posenc.figures.registry import FigureResult, register
+from posenc.figures.theme import REFERENCE_INK
 from posenc.i18n import N_, _
 from posenc_core import rope, sampling
 
@@ -107,7 +108,7 @@ def _axes(row: int) -> tuple[str, str]:
     return f"x{suffix}", f"y{suffix}"
 
 
-def _line(row: int, *, x: float | None = None, y: float | None = None, colour="#333333", dash="dash") -> dict:
+def _line(row: int, *, x: float | None = None, y: float | None = None, colour=REFERENCE_INK, dash="dash") -> dict:
     """A vertical line at position x, or a horizontal line at angle y, across subplot ``row``."""
     xref, yref = _axes(row)
     line = {"type": "line", "line": {"color": colour, "dash": dash, "width": 1}}
@@ -148,7 +149,7 @@ def _legend_keys(fig, length: int, marks) -> None:
             y=[None],
             mode="lines",
             name=f"{text} = {x:,}",
-            line={"color": "#333333", "dash": dash, "width": 1},
+            line={"color": REFERENCE_INK, "dash": dash, "width": 1},
         )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 # Hues far apart on the colour wheel, so every pair of variants is told apart at a glance (PI and Llama 3.1 too).
 VARIANT_COLOURS = {
-    "default": "#555555",
+    "default": "#7f7f7f",  # mid grey: readable on a white and on a dark background
     "linear": "#d62728",  # red
     "ntk": "#2ca02c",  # green
     "dynamic": "#ff7f0e",  # orange

@@ -14,7 +14,7 @@ from posenc.figures.common import as_array, sampled_note
 from posenc.figures.mrope.params import AXES, AXIS_NAMES, LAYOUT_NAMES
 from posenc.figures.mrope.segments import position_ids
 from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import COLORWAY, CYCLIC_SCALE
+from posenc.figures.theme import COLORWAY, CYCLIC_SCALE, REFERENCE_INK
 from posenc.i18n import N_, _
 from posenc_core import mrope, rope, sampling
 
@@ -95,7 +95,7 @@ def channel_map(p: Mapping[str, Any]) -> FigureResult:
     )
     if layout == "qwen2_vl":
         for boundary in np.cumsum(section)[:-1]:
-            fig.add_vline(x=float(boundary) - 0.5, line={"color": "#333333", "dash": "dash", "width": 1})
+            fig.add_vline(x=float(boundary) - 0.5, line={"color": REFERENCE_INK, "dash": "dash", "width": 1})
     fig.update_yaxes(type="log", title_text=_("wavelength (tokens)"), row=1, col=1)
     fig.update_yaxes(autorange="reversed", title_text=_("token index"), row=2, col=1)
     fig.update_xaxes(title_text=_("pair index i"), row=2, col=1)

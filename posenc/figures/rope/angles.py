@@ -21,7 +21,7 @@ from posenc.figures.common import LEGEND_BELOW, as_array, heatmap
 from posenc.figures.registry import FigureResult, register
 from posenc.figures.rope.frequencies import TWO_PI, aliasing_note, describe, rotary_inv_freq
 from posenc.figures.shown import shown_positions
-from posenc.figures.theme import COLORWAY, CYCLIC_SCALE
+from posenc.figures.theme import COLORWAY, CYCLIC_SCALE, REFERENCE_INK
 from posenc.i18n import N_, _
 from posenc_core import rope, sampling
 
@@ -96,7 +96,7 @@ def wavelength_curve(p: Mapping[str, Any]) -> FigureResult:
                 hovertemplate=_("pair i %{x}<br>wavelength %{y:,.6g} tokens<br>turns within L: %{customdata:.4g}")
                 + "<extra></extra>",
             )
-    fig.add_hline(y=length, line={"dash": "dash", "color": "#555"})
+    fig.add_hline(y=length, line={"dash": "dash", "color": REFERENCE_INK})
     fig.add_annotation(  # annotations on a log axis take log10(y)
         x=0,
         xref="x domain",

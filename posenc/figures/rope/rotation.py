@@ -17,7 +17,7 @@ from plotly.subplots import make_subplots
 from posenc.figures.common import LEGEND_BELOW, as_array
 from posenc.figures.registry import FigureResult, register
 from posenc.figures.rope.frequencies import TWO_PI, describe, rotary_inv_freq
-from posenc.figures.theme import COLORWAY, SEQUENTIAL_SCALE
+from posenc.figures.theme import COLORWAY, REFERENCE_INK, SEQUENTIAL_SCALE
 from posenc.i18n import N_, _
 from posenc_core import rope, sampling
 
@@ -222,7 +222,7 @@ def _draw_circle(fig: go.Figure, turn: PairTurn) -> None:
             "color": x,
             "colorscale": SEQUENTIAL_SCALE,
             "size": [12] + [7 if marked else 4] * (len(x) - 1),
-            "line": {"color": "#222", "width": [1.5] + [0] * (len(x) - 1)},
+            "line": {"color": REFERENCE_INK, "width": [1.5] + [0] * (len(x) - 1)},
         },
         name=_("position m"),
         hovertemplate=_("position m %{marker.color:,}<br>cos mθ_i %{x:.5f}<br>sin mθ_i %{y:.5f}") + "<extra></extra>",

@@ -7,7 +7,7 @@ from typing import Any
 
 from posenc.figures.common import as_array, heatmap, sampled_note
 from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import DIVERGING_SCALE
+from posenc.figures.theme import DIVERGING_SCALE, REFERENCE_INK
 from posenc.i18n import N_, _
 from posenc_core import sampling, vision
 
@@ -45,7 +45,9 @@ def sincos_table(p: Mapping[str, Any]) -> FigureResult:
     quarter = dim // 4
     for k, name in enumerate(BLOCKS):
         if k:
-            fig.add_vline(x=k * quarter - 0.5, line={"color": "#333333", "width": 2 if k == 2 else 1, "dash": "dot"})
+            fig.add_vline(
+                x=k * quarter - 0.5, line={"color": REFERENCE_INK, "width": 2 if k == 2 else 1, "dash": "dot"}
+            )
         fig.add_annotation(
             x=(k + 0.5) * quarter, y=1, yref="paper", yanchor="bottom", text=name, showarrow=False, font={"size": 11}
         )
