@@ -9,7 +9,7 @@ from posenc.figures.learned import sources as learned_sources
 from posenc.figures.learned.versus import comparison_rows
 from posenc.figures.params import defaults
 from posenc.i18n import N_, _
-from posenc.ui import controls, show
+from posenc.ui import controls, model_id, show
 from posenc.ui.router import ensure_app_router
 from posenc.ui.sections import show_sections, what_to_notice
 
@@ -51,7 +51,16 @@ elif source == "upload":
         type=["npy", "npz", "safetensors", "pt", "pth", "bin"],
         key="table_file",
     )
-    if upload is None:
+    from_hub = model_id.table_box()  # or a model's table by Hugging Face id (?table_model=)
+    if upload is None and from_hub is not None:
+        params["upload_sha256"] = from_hub.sha256
+        st.caption(
+            _(
+                "Read **{name}** from the Hugging Face Hub: {rows:,} positions x {channels:,} channels (the "
+                "safetensors header and this tensor only). A shared link fetches it again."
+            ).format(name=from_hub.name, rows=from_hub.shape[0], channels=from_hub.shape[1])
+        )
+    elif upload is None:
         ready = False
         st.info(_("Upload a table to see it. A link to this page cannot carry a file: it opens without the table."))
     else:

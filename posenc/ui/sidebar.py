@@ -6,7 +6,7 @@ import streamlit as st
 
 from posenc.figures.params import PARAMS
 from posenc.i18n import _
-from posenc.ui import config_link, language, state
+from posenc.ui import config_link, language, model_id, state
 from posenc_core.device import available_devices, resolve_device
 from posenc_core.hf_config import from_hf_config
 
@@ -40,7 +40,8 @@ def _from_url(key: str, choices, default: str) -> None:
 
 def _preset_picker() -> None:
     choices = state.preset_choices()
-    _from_url("preset", choices, state.CUSTOM)
+    # a link holding only ?model= opens on that model
+    _from_url("preset", choices, state.FROM_CONFIG if model_id.CONFIG_QUERY in st.query_params else state.CUSTOM)
     st.selectbox(
         _("Model preset"),
         choices,
@@ -56,14 +57,26 @@ def _preset_picker() -> None:
     else:
         if "config" in st.query_params:
             del st.query_params["config"]
+        model_id.forget_config_model()
         preset = state.current_preset()
         if preset is not None:
             st.caption(_("Source: {source}").format(source=preset.source))
 
 
 def _config_reader() -> None:
+    """A config.json uploaded, fetched by model id (``?model=``) or pasted (``?config=``), in that order."""
     _config_from_link()
     uploaded = st.file_uploader("config.json", type=["json"], key="config_file")
+    model = model_id.config_model_box()
+    if uploaded is None and model:
+        if "config" in st.query_params:
+            del st.query_params["config"]
+        reading = model_id.read_config_model(model)
+        if reading is not None:
+            _use(reading)
+        st.text_area(_("…or paste its contents"), key="config_text", height=120)
+        return
+    model_id.forget_config_model()
     pasted = st.text_area(_("…or paste its contents"), key="config_text", height=120)
     text = uploaded.getvalue() if uploaded is not None else pasted
     if not text:
@@ -76,13 +89,18 @@ def _config_reader() -> None:
     except ValueError as error:
         st.error(f"config.json: {error}", icon="🚫")
         return
+    _use(reading)
+    _config_into_link(text)
+
+
+def _use(reading) -> None:
+    """Make ``reading`` the preset (a new one resets the controls it sets) and say what was read."""
     previous = st.session_state.get("config_reading")
     st.session_state["config_reading"] = reading
     if previous is None or previous.preset != reading.preset:
         state.reset_preset_params()
         st.rerun()
     st.success(_("Read {name}").format(name=reading.preset.name))
-    _config_into_link(text)
     for sentence in reading.preset.notes:
         st.caption(f"✓ {sentence}")
     for sentence in reading.unread:

@@ -45,6 +45,19 @@ def add_upload(data: bytes, filename: str) -> Upload:
     return Upload(digest, tuple(table.shape))
 
 
+def add_table(table: torch.Tensor, name: str) -> Upload:
+    """Keep a table read elsewhere (a model's table fetched by id) as an upload is kept, under the SHA-256 of its
+    name and values."""
+    table = table.detach().to("cpu", torch.float32).contiguous()
+    digest = hashlib.sha256(name.encode() + b"\0" + table.numpy().tobytes()).hexdigest()
+    with _uploads_lock:
+        _uploads[digest] = (name, table)
+        _uploads.move_to_end(digest)
+        while len(_uploads) > MAX_UPLOADS:
+            _uploads.popitem(last=False)
+    return Upload(digest, tuple(table.shape))
+
+
 # The few most recent tables, on the CPU, shared read-only by the figures of one page (up to 32 MB each).
 @lru_cache(maxsize=2)
 def _random(max_len: int, d_model: int, std: float, seed: int) -> torch.Tensor:

@@ -1,0 +1,123 @@
+"""Models by Hugging Face id in the app: the sidebar's model-id box (bound to ``?model=``) and the Learned page's
+position table by id (bound to ``?table_model=``).
+
+Fetches go through :mod:`posenc_core.hub` and :mod:`posenc_core.hub_tables` (HF_ENDPOINT, HF_TOKEN and the
+Hugging Face cache apply) and are cached per id, revision and endpoint with ``st.cache_data``; a failure is never
+cached, so a retry after fixing the network or the token fetches again. Every error shows in place as a message.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import streamlit as st
+import torch
+
+from posenc.figures.learned import sources as learned_sources
+from posenc.i18n import _
+from posenc_core import hub, hub_tables
+from posenc_core.hf_config import ConfigReading
+
+CONFIG_KEY, CONFIG_QUERY = "config_model", "model"
+TABLE_KEY, TABLE_QUERY, TENSOR_KEY = "table_model", "table_model", "table_tensor"
+EXAMPLE = "meta-llama/Llama-3.1-8B"
+
+
+@st.cache_data(max_entries=64, ttl=3600, show_spinner=False)
+def _fetched_config(repo_id: str, revision: str | None, endpoint: str) -> hub.HubConfig:
+    """The config.json of a model (``endpoint`` keys the cache: HF_ENDPOINT may change between runs)."""
+    return hub.fetch_config(hub.ModelRef(repo_id, revision))
+
+
+@st.cache_data(max_entries=4, ttl=3600, show_spinner=False)
+def _fetched_table(repo_id: str, revision: str | None, tensor: str | None, endpoint: str) -> tuple[str, torch.Tensor]:
+    """(tensor name, CPU table) of a model's position table."""
+    fetched = hub_tables.fetch_position_table(hub.ModelRef(repo_id, revision), tensor=tensor, device="cpu")
+    return fetched.tensor, fetched.table
+
+
+def _restore(key: str, query: str) -> None:
+    """Fill the box from the link once, when the session opens on a shared link."""
+    if key not in st.session_state and query in st.query_params:
+        st.session_state[key] = st.query_params[query]
+
+
+def _bind(query: str, value: str) -> None:
+    if value:
+        st.query_params[query] = value
+    elif query in st.query_params:
+        del st.query_params[query]
+
+
+def config_model_box() -> str:
+    """The sidebar's model-id box; the id typed (stripped), kept in ``?model=``."""
+    _restore(CONFIG_KEY, CONFIG_QUERY)
+    value = st.text_input(
+        _("…or a model id on the Hugging Face Hub"),
+        key=CONFIG_KEY,
+        placeholder=EXAMPLE,
+        help=_(
+            "org/name, optionally @revision (a branch, tag or commit). Its config.json is fetched once and cached; "
+            "a gated model needs HF_TOKEN set where the app runs."
+        ),
+    ).strip()
+    _bind(CONFIG_QUERY, value)
+    return value
+
+
+def forget_config_model() -> None:
+    """Take ``?model=`` out of the link (another source of config is in use)."""
+    _bind(CONFIG_QUERY, "")
+
+
+def read_config_model(model_id: str) -> ConfigReading | None:
+    """What the config reader makes of the model's config.json, or None after showing why it could not be read."""
+    try:
+        ref = hub.parse_model_id(model_id)
+        with st.spinner(_("Fetching the config.json of {model}…").format(model=ref.repo_id)):
+            fetched = _fetched_config(ref.repo_id, ref.revision, hub.endpoint())
+        return hub.read_config(fetched)
+    except ValueError as error:
+        st.error(str(error), icon="🚫")
+        return None
+
+
+class HubTable(NamedTuple):
+    sha256: str  # the ``upload_sha256`` parameter the figures read the table by
+    name: str  # org/name:tensor
+    shape: tuple[int, int]
+
+
+def table_box() -> HubTable | None:
+    """The Learned page's model-id box (and tensor name); the table it names, kept like an upload, or None (with a
+    message in place when the id or tensor cannot be read)."""
+    _restore(TABLE_KEY, TABLE_QUERY)
+    left, right = st.columns([3, 2])
+    model_id = left.text_input(
+        _("…or the position table of a model on the Hugging Face Hub"),
+        key=TABLE_KEY,
+        placeholder="openai-community/gpt2",
+        help=_(
+            "Only the table is fetched (a few MB), never the whole checkpoint: the safetensors header, then that "
+            "one tensor."
+        ),
+    ).strip()
+    tensor = right.text_input(
+        _("Tensor (optional)"),
+        key=TENSOR_KEY,
+        placeholder="transformer.wpe.weight",
+        help=_("Empty: the one tensor named like a position table (wpe.weight, position_embeddings.weight, …)."),
+    ).strip()
+    _bind(TABLE_QUERY, model_id)
+    if not model_id:
+        return None
+    try:
+        ref = hub.parse_model_id(model_id)
+        with st.spinner(_("Fetching the position table of {model}…").format(model=ref.repo_id)):
+            name, table = _fetched_table(ref.repo_id, ref.revision, tensor or None, hub.endpoint())
+    except ValueError as error:
+        st.error(str(error), icon="🚫")
+        return None
+    label = f"{ref}:{name}"
+    kept = learned_sources.add_table(table, label)
+    return HubTable(kept.sha256, label, kept.shape)
