@@ -79,18 +79,12 @@ def parameters(
         return {name: describe(PARAMS[name], params) for name in params}
 
 
-def resolve(
-    figure_id: str, *, preset: str | ModelPreset | None = None, config: Any = None, **overrides: Any
-) -> dict[str, Any]:
-    """The parameter values figure ``figure_id`` is built from: defaults, the preset's (or the config's) values,
-    then ``overrides``. An override the figure does not take, or that is not valid, raises ``ValueError``."""
-    return _resolve(figure_id, preset, config, overrides, stacklevel=3)
-
-
 def _resolve(
     figure_id: str, preset: Any, config: Any, overrides: Mapping[str, Any], *, stacklevel: int
 ) -> dict[str, Any]:
-    """:func:`resolve`; a warning points ``stacklevel`` frames up (at the caller's line in the notebook)."""
+    """The parameter values figure ``figure_id`` is built from: defaults, the preset's (or the config's) values,
+    then ``overrides``. An override the figure does not take, or that is not valid, raises ``ValueError``; a
+    preset's value clamped to the app's range gives a warning ``stacklevel`` frames up (the caller's line)."""
     spec = _spec(figure_id)
     accepted = (*spec.params, "device")
     given = {}

@@ -111,11 +111,13 @@ def test_a_config_as_path_text_dict_or_bytes_gives_the_model_it_describes(tmp_pa
     assert posenc.read_config(path).preset.rope_theta == 250000.0
 
 
-def test_the_example_config_is_llama_3_1_8b():
-    assert_same_data(
-        posenc.figure_data("context-wavelengths", config=EXAMPLE_CONFIG),
-        posenc.figure_data("context-wavelengths", preset="llama-3.1-8b"),
-    )
+def test_the_example_config_is_llama_3_1_8b_and_a_preset_may_be_given_as_a_model_preset():
+    by_key = posenc.figure_data("context-wavelengths", preset="llama-3.1-8b")
+    assert_same_data(posenc.figure_data("context-wavelengths", config=EXAMPLE_CONFIG), by_key)
+    assert_same_data(posenc.figure_data("context-wavelengths", preset=PRESETS["llama-3.1-8b"]), by_key)
+    reading = posenc.read_config(EXAMPLE_CONFIG)
+    assert_same_data(posenc.figure_data("context-wavelengths", preset=reading.preset), by_key)
+    assert not np.array_equal(posenc.figure_data("context-wavelengths")["llama3"], by_key["llama3"])
 
 
 def test_a_presets_value_outside_the_apps_range_is_clamped_with_a_warning():
