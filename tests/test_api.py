@@ -155,12 +155,17 @@ def test_save_figure_writes_what_the_export_menu_gives(tmp_path):
     assert npz.suffix == ".npz" and sorted(np.load(npz).files) == sorted(result.data)
     html = posenc.save_figure("rope-wavelengths", tmp_path / "w.html", preset="mistral-7b")
     assert b"<html" in html.read_bytes()[:2000]
-    if export.find_browser() is None:
-        with pytest.raises(ValueError, match="Chrom"):
-            posenc.save_figure("rope-wavelengths", tmp_path / "w.png")
-    else:
+    if export.find_browser() is not None:  # without one: the next test
         png = posenc.save_figure("rope-wavelengths", tmp_path / "w.png", size="column")
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_an_image_without_a_browser_is_a_value_error_saying_how_to_get_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("BROWSER_PATH", str(tmp_path / "no-browser"))
+    with pytest.raises(ValueError, match="BROWSER_PATH .*Chrome or Chromium"):
+        posenc.save_figure("rope-wavelengths", tmp_path / "w.png")
+    assert not (tmp_path / "w.png").exists()
+    assert posenc.save_figure("rope-wavelengths", tmp_path / "w.html").exists()
 
 
 BAD_CALLS = {
