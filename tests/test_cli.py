@@ -69,3 +69,16 @@ def test_version_names_the_package(capsys):
 def test_export_is_the_batch_exporter(capsys):
     assert cli.main(["export", "list"]) == 0
     assert "rope-angles" in capsys.readouterr().out
+
+
+def _crashing_page():
+    raise RuntimeError("secret /srv/posenc/internal/path")
+
+
+def test_with_the_serving_settings_a_crash_shows_the_reader_no_details():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_crashing_page).run()  # AppTest reads ./.streamlit/config.toml like the server
+    assert at.exception
+    shown = at.exception[0]
+    assert "/srv/posenc" not in shown.value and not any("/srv/posenc" in line for line in shown.stack_trace)

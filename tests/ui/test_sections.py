@@ -4,6 +4,7 @@ and together the sections show exactly the figures of "All sections"."""
 from collections import Counter
 
 import pytest
+from streamlit import config as streamlit_config
 from streamlit.testing.v1 import AppTest
 
 from posenc.ui.sections import ALL
@@ -60,5 +61,11 @@ def _sections_named_all():
 
 
 def test_a_section_may_not_take_the_name_of_the_all_sections_tab():
-    at = AppTest.from_function(_sections_named_all).run()
+    # A developer's error: the test reads its details, which the serving settings hide from readers.
+    hidden = streamlit_config.get_option("client.showErrorDetails")
+    streamlit_config.set_option("client.showErrorDetails", "full")
+    try:
+        at = AppTest.from_function(_sections_named_all).run()
+    finally:
+        streamlit_config.set_option("client.showErrorDetails", hidden)
     assert at.exception and "must not include 'All sections'" in at.exception[0].value
