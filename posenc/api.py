@@ -130,10 +130,11 @@ def figure(
     app's figure style. ``size`` (``screen``, ``slide``, ``column``, ``two-columns``) lays the figure out on that
     page with its width and height set, as an exported image is; None leaves it as the app draws it (any width).
     """
+    if size is not None:
+        check_choice("size", size, SIZES)
     result = _build(figure_id, preset, config, lang, style, overrides)
     if size is None:
         return go.Figure(result.figure)
-    check_choice("size", size, SIZES)
     with i18n.language(lang):
         laid_out, width, height = export.laid_out(result.figure, style, size)
     return laid_out.update_layout(width=width, height=height)
