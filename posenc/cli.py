@@ -33,6 +33,7 @@ SERVING: dict[str, object] = {
     "server.enableWebsocketCompression": True,  # the largest page's payload is halved
     "server.maxUploadSize": 65,  # MB: the largest table accepted (8M float64 values, 64 MiB) and its header
     "client.showErrorDetails": "none",  # no tracebacks with server paths in the browser
+    "client.toolbarMode": "viewer",  # the reader's menu only (no Deploy button, no developer options)
 }
 """Streamlit settings for serving the app, the same as ``.streamlit/config.toml`` (tests/test_cli.py checks)."""
 
