@@ -139,6 +139,8 @@ def explain(error: BaseException, ref: ModelRef, filename: str) -> BaseException
     revision = ref.revision or "main"
     if isinstance(error, HubError):
         return error
+    if isinstance(error, errors.LocalEntryNotFoundError) and _status(error.__cause__) is not None:
+        return explain(error.__cause__, ref, filename)  # the Hub answered, with an error: say which
     if isinstance(error, errors.HFValidationError):
         return ModelIdError(f"model id {str(ref)!r} is not a Hugging Face model id: {error}")
     if isinstance(error, errors.GatedRepoError) or _status(error) == 403:
@@ -211,12 +213,15 @@ def fetch_config(model_id: str | ModelRef) -> HubConfig:
 
 
 def read_model_config(model_id: str | ModelRef) -> ConfigReading:
-    """:func:`~posenc_core.hf_config.from_hf_config` of a model's ``config.json``, named by its id.
+    """:func:`~posenc_core.hf_config.from_hf_config` of a model's ``config.json``, named by its id (see
+    :func:`read_config`)."""
+    return read_config(fetch_config(model_id))
 
-    The preset's ``name`` is the repo id and its ``source`` says where and at which commit it was read; every other
-    field is what the reader makes of the file. A config the reader rejects raises a :class:`HubError` naming the id.
-    """
-    fetched = fetch_config(model_id)
+
+def read_config(fetched: HubConfig) -> ConfigReading:
+    """What the config reader makes of a fetched ``config.json``: the preset's ``name`` is the repo id and its
+    ``source`` says where and at which commit it was read; every other field is what the reader makes of the file.
+    A config the reader rejects raises a :class:`HubError` naming the id."""
     try:
         reading = from_hf_config(fetched.text)
     except ValueError as error:

@@ -94,11 +94,12 @@ def fetch_position_table(
         name = _pick(ref, list(weight_map), tensor)
         filename = weight_map[name]
         commit, size = _head(ref, filename)
-    header = _header(ref, filename, commit, size)
-    name = _pick(ref, [key for key in header if key != "__metadata__"], tensor)
-    entry = header.get(name)
-    if weight_map is not None and name not in header:
+    length, header = _header(ref, filename, commit, size)
+    if weight_map is None:
+        name = _pick(ref, [key for key in header if key != "__metadata__"], tensor)
+    elif name not in header:
         raise HubError(f"model {str(ref)!r}: {INDEX_FILE} puts {name!r} in {filename!r}, whose header lacks it")
+    entry = header[name]
     shape, kind, begin, end = _entry(ref, name, entry)
     while len(shape) > 2 and shape[0] == 1:  # ViT-style (1, patches, d)
         shape = shape[1:]
@@ -110,7 +111,7 @@ def fetch_position_table(
             f"{where}: {shape[0]} x {shape[1]} = {math.prod(shape)} values is more than max_elements = "
             f"{max_elements} (default {learned.MAX_TABLE_ELEMENTS} = 1024 x 8192)"
         )
-    start = 8 + header["__length__"]
+    start = 8 + length
     data = _range(ref, filename, commit, start + begin, start + end - 1)
     table = _as_table(ref, name, kind, shape, data, max_elements, device, dtype)
     return HubTable(ref, commit, filename, name, kind, table)
@@ -166,8 +167,8 @@ def _choices(names: list[str], total: int) -> str:
     return f"its tensors: {', '.join(map(repr, names))}{more}"
 
 
-def _header(ref: ModelRef, filename: str, commit: str | None, size: int | None) -> dict[str, Any]:
-    """The parsed safetensors header, with its length under ``"__length__"``."""
+def _header(ref: ModelRef, filename: str, commit: str | None, size: int | None) -> tuple[int, dict[str, Any]]:
+    """(length, parsed JSON) of a safetensors header."""
     (length,) = struct.unpack("<Q", _range(ref, filename, commit, 0, 7))
     if length < 2 or length > MAX_HEADER_BYTES or (size is not None and 8 + length > size):
         raise HubError(
@@ -180,8 +181,7 @@ def _header(ref: ModelRef, filename: str, commit: str | None, size: int | None) 
             raise ValueError("the header is not a JSON object")
     except ValueError as error:
         raise HubError(f"model {str(ref)!r}: the header of {filename} is not valid JSON ({error})") from error
-    header["__length__"] = length
-    return header
+    return length, header
 
 
 def _entry(ref: ModelRef, name: str, entry: Any) -> tuple[list[int], str, int, int]:

@@ -5,7 +5,9 @@ It serves ``HEAD`` and ``GET /{repo}/resolve/{revision}/{filename}`` the way hug
 ``Content-Range``), and errors as ``X-Error-Code`` ``RepoNotFound`` / ``RevisionNotFound`` / ``EntryNotFound``
 (404) and ``GatedRepo`` (401 without a token, 403 with a wrong one). Files lie under ``root`` as
 ``{org}/{name}/{filename}`` (revision ``main``) and ``{org}/{name}/.revisions/{revision}/{filename}``; a repo
-with a ``.gated`` file is gated, and the token it holds opens it. ``bytes_sent`` counts the body bytes served.
+with a ``.gated`` file is gated, and the token it holds opens it; one with a ``.status`` file answers every
+request with that HTTP status; one with a ``.no-range`` file ignores Range headers. ``bytes_sent`` counts the
+body bytes served.
 
     python tests/hub_stub.py DIR PORT      # serve DIR on 127.0.0.1:PORT (0: any free port), print the URL
 """
@@ -72,6 +74,8 @@ class _Handler(BaseHTTPRequestHandler):
         folder = self.server.root / repo
         if not repo or not filename or not folder.is_dir() or ".." in filename:
             return self._reply(404, {"X-Error-Code": "RepoNotFound"}, b"Repository not found", body)
+        if (folder / ".status").is_file():  # a failing server: every request answers this status
+            return self._reply(int((folder / ".status").read_text()), {}, b"Server failure", body)
         gate = folder / ".gated"
         if gate.is_file():
             sent = self.headers.get("Authorization", "")
@@ -89,7 +93,7 @@ class _Handler(BaseHTTPRequestHandler):
         data = path.read_bytes()
         headers = {**commit, "ETag": f'"{hashlib.sha256(data).hexdigest()}"', "Accept-Ranges": "bytes"}
         wanted = self.headers.get("Range")
-        if wanted is None:
+        if wanted is None or (folder / ".no-range").is_file():  # .no-range: a server that ignores Range
             return self._reply(200, headers, data, body)
         start, _, end = wanted.removeprefix("bytes=").partition("-")
         first = len(data) - int(end) if not start else int(start)

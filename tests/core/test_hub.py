@@ -156,3 +156,24 @@ def test_a_config_the_reader_rejects_names_the_model(hub):
     hub.add("org/huge", "config.json", b" " * (hub_core.MAX_CONFIG_BYTES + 1))
     with pytest.raises(hub_core.HubError, match="larger than"):
         hub_core.read_model_config("org/huge")
+
+
+def test_a_failing_server_is_said_as_such(hub, no_retry_waits):
+    hub.add("org/down", "config.json", "{}")
+    (hub.root / "org" / "down" / ".status").write_text("503")
+    with pytest.raises(hub_core.HubUnreachable, match=r"'config.json' of model 'org/down'.*could not be reached"):
+        hub_core.read_model_config("org/down")
+    (hub.root / "org" / "down" / ".status").write_text("418")
+    with pytest.raises(hub_core.HubError, match=r"refused 'config.json' of model 'org/down' \(HTTP 418\)"):
+        hub_core.read_model_config("org/down")
+
+
+def test_odd_inputs_are_messages(hub, monkeypatch):
+    with pytest.raises(hub_core.ModelIdError, match="must be text like 'org/name' \\(got int\\)"):
+        hub_core.parse_model_id(42)
+    hub.add("org/latin1", "config.json", '{"name": "caf\xe9"}'.encode("latin-1"))
+    with pytest.raises(hub_core.HubError, match="config.json of model 'org/latin1' is not UTF-8"):
+        hub_core.read_model_config("org/latin1")
+    monkeypatch.delenv("HF_HUB_CACHE")
+    monkeypatch.delenv("HF_HOME")
+    assert hub_core.cache_dir() == hub_core.constants.HF_HUB_CACHE

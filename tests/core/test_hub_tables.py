@@ -145,3 +145,34 @@ def test_errors_name_the_model_as_for_a_config(hub, monkeypatch):
         hub_tables.fetch_position_table("org/gated@v3")
     with pytest.raises(hub_core.HubError, match="tensor must be a tensor name"):
         hub_tables.fetch_position_table("org/gated", tensor="  ")
+
+
+def test_a_broken_index_or_header_entry_is_a_message(hub):
+    hub.add("org/bad-index", "model.safetensors.index.json", {"weight_map": ["not", "a", "mapping"]})
+    with pytest.raises(hub_core.HubError, match="model.safetensors.index.json is not a safetensors index"):
+        hub_tables.fetch_position_table("org/bad-index")
+    hub.add("org/stale-index", "model-1.safetensors", checkpoint({"other.weight": torch.randn(2, 2)})[0])
+    hub.add("org/stale-index", "model.safetensors.index.json", {"weight_map": {"wpe.weight": "model-1.safetensors"}})
+    with pytest.raises(hub_core.HubError, match="puts 'wpe.weight' in 'model-1.safetensors', whose header lacks it"):
+        hub_tables.fetch_position_table("org/stale-index")
+    for repo, header, words in [
+        ("org/list-header", [], "not a JSON object"),
+        ("org/no-shape", {"wpe.weight": {"dtype": "F32", "data_offsets": [0, 4]}}, "entry of 'wpe.weight' is malfor"),
+        ("org/ints", {"wpe.weight": {"dtype": "I64", "shape": [2, 2], "data_offsets": [0, 32]}}, "has dtype I64"),
+    ]:
+        text = json.dumps(header).encode()
+        hub.add(repo, "model.safetensors", struct.pack("<Q", len(text)) + text + b"\0" * 32)
+        with pytest.raises(hub_core.HubError, match=words):
+            hub_tables.fetch_position_table(repo)
+
+
+def test_a_server_that_ignores_range_or_fails_is_a_message(hub):
+    data, _ = checkpoint(gpt_like())
+    hub.add("org/no-range", "model.safetensors", data)
+    (hub.root / "org" / "no-range" / ".no-range").touch()
+    with pytest.raises(hub_core.HubError, match="ignored a Range request for model.safetensors of model 'org/no-ra"):
+        hub_tables.fetch_position_table("org/no-range")
+    hub.add("org/down", "model.safetensors", data)
+    (hub.root / "org" / "down" / ".status").write_text("502")
+    with pytest.raises(hub_core.HubUnreachable, match="'model.safetensors' of model 'org/down'"):
+        hub_tables.fetch_position_table("org/down")
