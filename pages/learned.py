@@ -30,6 +30,7 @@ st.latex(r"x_p = e_{\mathrm{token}(p)} + T[p],\qquad T \in \mathbb{R}^{L_{\max} 
 
 params = defaults(learned_params.TABLE_PARAMS)
 # the built-in tables installed now (looked up on every run: one installed while the app runs appears at once)
+model_id.open_table_link()  # a link naming a model's table opens on it
 params["table_source"] = source = controls.control("table_source", choices=learned_params.installed_sources())
 for name, command in learned_params.missing_builtins().items():
     st.caption(
@@ -78,6 +79,8 @@ elif source == "upload":
                     "file again."
                 ).format(name=upload.name, rows=read.shape[0], channels=read.shape[1])
             )
+if source != "upload":
+    model_id.forget_table_model()
 params |= controls.controls(["seq_len", "view", "start", "similarity"], columns=4)
 
 

@@ -1,5 +1,5 @@
 """Models by Hugging Face id in the app: the sidebar's model-id box (bound to ``?model=``) and the Learned page's
-position table by id (bound to ``?table_model=``).
+position table by id (bound to ``?table_model=`` and ``?table_tensor=``).
 
 Fetches go through :mod:`posenc_core.hub` and :mod:`posenc_core.hub_tables` (HF_ENDPOINT, HF_TOKEN and the
 Hugging Face cache apply) and are cached per id, revision and endpoint with ``st.cache_data``; a failure is never
@@ -19,7 +19,7 @@ from posenc_core import hub, hub_tables
 from posenc_core.hf_config import ConfigReading
 
 CONFIG_KEY, CONFIG_QUERY = "config_model", "model"
-TABLE_KEY, TABLE_QUERY, TENSOR_KEY = "table_model", "table_model", "table_tensor"
+TABLE_KEY, TABLE_QUERY, TENSOR_KEY, TENSOR_QUERY = "table_model", "table_model", "table_tensor", "table_tensor"
 EXAMPLE = "meta-llama/Llama-3.1-8B"
 
 
@@ -82,6 +82,19 @@ def read_config_model(model_id: str) -> ConfigReading | None:
         return None
 
 
+def open_table_link() -> None:
+    """A link naming a model's table (``?table_model=``) and no table source opens on the upload source, where the
+    model-id box is."""
+    if TABLE_QUERY in st.query_params and "table_source" not in st.query_params:
+        st.query_params["table_source"] = "upload"
+
+
+def forget_table_model() -> None:
+    """Take ``?table_model=`` and ``?table_tensor=`` out of the link (another table source is in use)."""
+    _bind(TABLE_QUERY, "")
+    _bind(TENSOR_QUERY, "")
+
+
 class HubTable(NamedTuple):
     sha256: str  # the ``upload_sha256`` parameter the figures read the table by
     name: str  # org/name:tensor
@@ -92,6 +105,7 @@ def table_box() -> HubTable | None:
     """The Learned page's model-id box (and tensor name); the table it names, kept like an upload, or None (with a
     message in place when the id or tensor cannot be read)."""
     _restore(TABLE_KEY, TABLE_QUERY)
+    _restore(TENSOR_KEY, TENSOR_QUERY)
     left, right = st.columns([3, 2])
     model_id = left.text_input(
         _("…or the position table of a model on the Hugging Face Hub"),
@@ -109,6 +123,7 @@ def table_box() -> HubTable | None:
         help=_("Empty: the one tensor named like a position table (wpe.weight, position_embeddings.weight, …)."),
     ).strip()
     _bind(TABLE_QUERY, model_id)
+    _bind(TENSOR_QUERY, tensor)
     if not model_id:
         return None
     try:

@@ -90,13 +90,17 @@ def test_the_learned_page_loads_a_models_table_by_id(hub):
     table = torch.randn(48, 24, generator=torch.Generator().manual_seed(3))
     tensors = {"transformer.wte.weight": torch.randn(512, 256), "transformer.wpe.weight": table}
     hub.add("openai-community/gpt2-mini", "model.safetensors", save(tensors))
-    at = open_page("learned", {"table_source": "upload", "table_model": "openai-community/gpt2-mini"})
+    at = open_page("learned", {"table_model": "openai-community/gpt2-mini"})  # the link opens on the upload source
     assert_healthy(at)
+    assert at.query_params["table_source"] == "upload"
     assert all("48 x 24" in title for title in titles(at)[:4])
     assert "Read **openai-community/gpt2-mini:transformer.wpe.weight** from the Hugging Face Hub" in caption_text(at)
     assert hub.stub.sent_for("model.safetensors") < 48 * 24 * 4 + 1024  # the table and a header, not 512 KiB more
     at.text_input(key="table_tensor").set_value("transformer.wte.weight").run()
     assert all("512 x 256" in title for title in titles(at)[:4])
+    assert at.query_params["table_tensor"] == "transformer.wte.weight"
+    at.selectbox(key="table_source").set_value("random").run()
+    assert "table_model" not in at.query_params and "table_tensor" not in at.query_params
 
 
 def test_the_learned_page_says_why_a_table_cannot_be_read(hub):
