@@ -31,16 +31,17 @@ SEQUENTIAL_SCALE = "Viridis"
 REFERENCE_INK = "#333333"  # reference lines and marks the builders draw; each style gives them its own "reference"
 STYLES = {
     "screen": {"font_size": 13, "line_width": 2.0, "paper": "white", "plot": "white", "ink": "#222", "grid": "#e5e5e5"},
-    # The app's screen style under Streamlit's dark theme (its background #0e1117, text #fafafa), chosen by
+    # The app's screen style under Streamlit's dark theme, on its background and in its text colour (Streamlit
+    # 1.67's bgColor #171614 and bodyText #EDEBE8; earlier releases had #0e1117 and #fafafa). Chosen by
     # ui.show, never offered in the sidebar or exported.
     "screen-dark": {
         "font_size": 13,
         "line_width": 2.0,
-        "paper": "#0e1117",
-        "plot": "#0e1117",
-        "ink": "#fafafa",
-        "grid": "#31353f",
-        "reference": "#c9ccd1",
+        "paper": "#171614",
+        "plot": "#171614",
+        "ink": "#edebe8",
+        "grid": "#3a3833",
+        "reference": "#cbc8c2",
     },
     "slides-light": {
         "font_size": 20,

@@ -70,7 +70,7 @@ def test_the_dark_screen_style_has_the_screens_type_and_streamlits_dark_backgrou
     assert (dark["font_size"], dark["line_width"]) == (screen["font_size"], screen["line_width"])
     figure = built("why-attention", "screen-dark")
     assert figure.layout.font.size == built().layout.font.size == 13
-    assert figure.layout.paper_bgcolor == figure.layout.plot_bgcolor == "#0e1117"
+    assert figure.layout.paper_bgcolor == figure.layout.plot_bgcolor == "#171614"
     assert _luminance(figure.layout.font.color) > 0.8 and _luminance(figure.layout.xaxis.gridcolor) < 0.25
     assert is_dark("screen-dark") and is_dark("slides-dark") and not is_dark("screen") and not is_dark("slides-light")
 

@@ -93,13 +93,13 @@ def test_under_a_dark_theme_the_figure_is_dark_and_its_exports_keep_the_chosen_s
     monkeypatch.setattr(show, "export_menu", lambda *args: menus.append(args) or real_menu(*args))
     dark = AppTest.from_function(_rope_wavelengths, default_timeout=120).run()
     assert not dark.exception
-    assert chart_specs(dark)[0]["layout"]["paper_bgcolor"] == "#0e1117"
+    assert chart_specs(dark)[0]["layout"]["paper_bgcolor"] == "#171614"
     camera = json.loads(elements_by_key(dark)["chart-rope-wavelengths"].proto.config)["toImageButtonOptions"]
     assert camera["filename"].endswith("_screen-dark_screen")  # the camera saves the figure as shown
     _, shown, _ = menus[0]
-    assert shown.figure.layout.paper_bgcolor == "#0e1117"
+    assert shown.figure.layout.paper_bgcolor == "#171614"
     html = export.export(shown, "html", style="screen").content  # the menu's HTML, in the style chosen (the default)
-    assert b'"paper_bgcolor":"white"' in html and b"#0e1117" not in html
+    assert b'"paper_bgcolor":"white"' in html and b"#171614" not in html
 
     monkeypatch.setattr(show, "theme_type", lambda: "light")
     light = AppTest.from_function(_rope_wavelengths, default_timeout=120).run()
