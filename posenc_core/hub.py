@@ -4,7 +4,8 @@
 An id is ``name`` or ``org/name``, optionally ``@revision`` (a branch, tag or commit): ``gpt2``,
 ``meta-llama/Llama-3.1-8B``, ``Qwen/Qwen2.5-7B-Instruct@main``; a ``https://huggingface.co/org/name[/tree/rev]``
 address is read the same way. Files come through ``huggingface_hub.hf_hub_download``, so they land in the Hugging
-Face cache and a second fetch sends only a HEAD; offline, a cached file is used. The environment is read at each
+Face cache and a second fetch sends only a HEAD; offline, a cached file is used (and a file not cached fails at
+once, after one HEAD, instead of after hf_hub_download's retries). The environment is read at each
 call, not at import: ``HF_ENDPOINT`` (a mirror or a test server), ``HF_TOKEN`` (gated and private repos),
 ``HF_HUB_CACHE`` / ``HF_HOME`` (the cache).
 
@@ -23,7 +24,15 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from huggingface_hub import constants, errors, get_token, hf_hub_download
+from huggingface_hub import (
+    constants,
+    errors,
+    get_hf_file_metadata,
+    get_token,
+    hf_hub_download,
+    hf_hub_url,
+    try_to_load_from_cache,
+)
 
 from posenc_core.hf_config import ConfigReading, from_hf_config
 
@@ -125,6 +134,10 @@ def cache_dir() -> str:
 def download(ref: ModelRef, filename: str) -> Path:
     """One file of the model, through the Hugging Face cache (``hf_hub_download``); errors as :class:`HubError`."""
     try:
+        if try_to_load_from_cache(ref.repo_id, filename, cache_dir=cache_dir(), revision=ref.revision) is None:
+            # nothing cached: one HEAD without retries first, so no network fails in a second, not after
+            # hf_hub_download's five retries (about 25 s)
+            get_hf_file_metadata(hf_hub_url(ref.repo_id, filename, revision=ref.revision, endpoint=endpoint()))
         return Path(
             hf_hub_download(ref.repo_id, filename, revision=ref.revision, endpoint=endpoint(), cache_dir=cache_dir())
         )

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import types
 from pathlib import Path
 
 import pytest
-from huggingface_hub.utils import _http
 
 from posenc_core import hub as hub_core
 from posenc_core.hf_config import from_hf_config
@@ -22,12 +20,6 @@ LLAMA = "meta-llama/Llama-3.1-8B"
 @pytest.fixture
 def hub(tmp_path, monkeypatch):
     yield from serve_hub(tmp_path, monkeypatch)
-
-
-@pytest.fixture
-def no_retry_waits(monkeypatch):
-    """huggingface_hub retries a refused connection five times with 1-8 s sleeps: skip the sleeps."""
-    monkeypatch.setattr(_http, "time", types.SimpleNamespace(sleep=lambda seconds: None, time=_http.time.time))
 
 
 @pytest.mark.parametrize(
@@ -134,7 +126,7 @@ def test_a_gated_model_needs_a_token_that_opens_it(hub, monkeypatch):
     assert hub_core.read_model_config("meta-llama/Gated").preset.hidden_size == 4096
 
 
-def test_no_network_and_nothing_cached_is_a_message(hub, no_retry_waits):
+def test_no_network_and_nothing_cached_is_a_message(hub):
     hub.stub.stop()
     with pytest.raises(hub_core.HubUnreachable, match=f"model '{LLAMA}'.*could not be reached.*HF_ENDPOINT"):
         hub_core.read_model_config(LLAMA)
@@ -158,7 +150,7 @@ def test_a_config_the_reader_rejects_names_the_model(hub):
         hub_core.read_model_config("org/huge")
 
 
-def test_a_failing_server_is_said_as_such(hub, no_retry_waits):
+def test_a_failing_server_is_said_as_such(hub):
     hub.add("org/down", "config.json", "{}")
     (hub.root / "org" / "down" / ".status").write_text("503")
     with pytest.raises(hub_core.HubUnreachable, match=r"'config.json' of model 'org/down'.*could not be reached"):
