@@ -95,13 +95,13 @@ def forget_table_model() -> None:
     _bind(TENSOR_QUERY, "")
 
 
-class HubTable(NamedTuple):
+class FetchedTable(NamedTuple):
     sha256: str  # the ``upload_sha256`` parameter the figures read the table by
     name: str  # org/name:tensor
     shape: tuple[int, int]
 
 
-def table_box() -> HubTable | None:
+def table_box() -> FetchedTable | None:
     """The Learned page's model-id box (and tensor name); the table it names, kept like an upload, or None (with a
     message in place when the id or tensor cannot be read)."""
     _restore(TABLE_KEY, TABLE_QUERY)
@@ -135,4 +135,4 @@ def table_box() -> HubTable | None:
         return None
     label = f"{ref}:{name}"
     kept = learned_sources.add_table(table, label)
-    return HubTable(kept.sha256, label, kept.shape)
+    return FetchedTable(kept.sha256, label, kept.shape)
