@@ -79,8 +79,12 @@ def _export(args: argparse.Namespace) -> int:
     given = {**_preset_values(args.preset), **_overrides(args.set)}
     out = _output_folder(args.out)
     needs_browser = any(fmt in export.IMAGE_FORMATS for fmt in args.formats)
-    if needs_browser and not export.start_browser_server():
-        raise CliError(export.no_browser_message())
+    if needs_browser:
+        try:
+            export.image_browser()
+        except ValueError as error:  # none, or one that does not start: the message says how to get one
+            raise CliError(str(error)) from error
+        export.start_browser_server()
     try:
         with i18n.language(args.lang):
             for figure_id in figure_ids:

@@ -2,8 +2,8 @@
 an interactive offline HTML file, and the data behind it as CSV or NumPy.
 
 The browser is found as kaleido's driver (choreographer) finds one, with ``BROWSER_PATH`` first, and handed to
-kaleido by path. Without one, images are refused with :func:`no_browser_message` (how to get one); HTML and the
-data files need no browser.
+kaleido by path (:mod:`figures.export_browser`). Without one, images are refused with a message saying how to get
+one; HTML and the data files need no browser.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import csv
 import io
 import itertools
 import math
-import os
 import threading
 import warnings
 from dataclasses import dataclass
@@ -21,12 +20,11 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
-from choreographer.browsers.chromium import Chromium
 
+from posenc.figures.export_browser import browser_starts, find_browser, no_browser_message
 from posenc.figures.export_layout import crowded, fit_to_page
 from posenc.figures.registry import FigureResult, with_look
 from posenc.figures.theme import SIZES, apply_style
-from posenc.i18n import N_, _
 
 FORMATS = ("png", "svg", "pdf", "html", "csv", "npy")
 MIME_TYPES = {
@@ -40,16 +38,6 @@ MIME_TYPES = {
 }
 IMAGE_FORMATS = ("png", "svg", "pdf")  # drawn on a size preset's page
 KALEIDO_NOTICE = "The kopts argument is ignored"
-NO_BROWSER = N_(
-    "PNG, SVG and PDF are drawn by Plotly's export (kaleido), which needs Chrome or Chromium, and none was found. "
-    'Get one with `python -c "import kaleido; kaleido.get_chrome_sync()"` or from your system\'s packages '
-    "(Debian/Ubuntu: `apt-get install chromium`), or set BROWSER_PATH to a browser's executable."
-)
-BAD_BROWSER_PATH = N_("BROWSER_PATH is set to {path}, which is not an executable file.")
-CAMERA_STILL_WORKS = N_(
-    "In the app, the camera button of a figure's toolbar still downloads a PNG drawn by the reader's own browser; "
-    "the HTML and data files need no browser."
-)
 
 
 @dataclass(frozen=True)
@@ -65,28 +53,13 @@ class ExportedFile:
         return MIME_TYPES[self.extension]
 
 
-def find_browser() -> str | None:
-    """The browser kaleido is given: ``$BROWSER_PATH`` when set (None if that is no executable file), else the one
-    kaleido's driver finds (choreographer's ``Chromium.find_browser``): the Chrome that ``kaleido.get_chrome_sync()``
-    downloads, then Chrome, Chromium, Edge, Brave or Vivaldi on PATH, in the Windows registry or at their usual
-    places on Linux, macOS and Windows."""
-    configured = os.environ.get("BROWSER_PATH")
-    if configured:
-        return configured if _runnable(configured) else None
-    found = Chromium.find_browser(skip_local=False)
-    return str(found) if found and _runnable(found) else None
-
-
-def _runnable(path: str | os.PathLike) -> bool:
-    return os.path.isfile(path) and os.access(path, os.X_OK)
-
-
-def no_browser_message() -> str:
-    """Why images cannot be made here and how to get a browser, in the current language (plus what is wrong with
-    ``BROWSER_PATH`` when it is set to something that cannot run)."""
-    configured = os.environ.get("BROWSER_PATH")
-    parts = [_(BAD_BROWSER_PATH).format(path=configured)] if configured and not _runnable(configured) else []
-    return " ".join([*parts, _(NO_BROWSER), _(CAMERA_STILL_WORKS)])
+def image_browser() -> str:
+    """The browser that draws images: :func:`find_browser`'s, where it starts. Raises ValueError saying why there is
+    none and how to get one (:func:`no_browser_message`)."""
+    browser = find_browser()
+    if browser is None or not browser_starts(browser):
+        raise ValueError(no_browser_message(browser))
+    return browser
 
 
 def export(
@@ -107,9 +80,7 @@ def export(
     if fmt == "npy":
         content, extension = data_to_numpy(result.data)
         return ExportedFile(content, extension, "numpy")
-    browser = find_browser()
-    if browser is None:
-        raise ValueError(no_browser_message())
+    browser = image_browser()
     figure, width, height = laid_out(result.figure, style, size)
     png_scale = SIZES[size].png_scale if scale is None else scale
     content = to_image(figure, fmt, width, height, png_scale if fmt == "png" else 1, browser)
@@ -169,14 +140,15 @@ _server_running = False
 
 
 def start_browser_server() -> bool:
-    """Keep one browser running for many exports (0.4 s per image instead of ~3 s); False if none found.
+    """Keep one browser running for many exports (0.4 s per image instead of ~3 s); False if there is none that
+    starts (:func:`image_browser`, given to kaleido by path).
 
-    Idempotent and thread-safe: the app's download buttons call it from their own threads. The browser is
-    :func:`find_browser`'s, given to kaleido by path.
+    Idempotent and thread-safe: the app's download buttons call it from their own threads.
     """
     global _server_running
-    browser = find_browser()
-    if browser is None:
+    try:
+        browser = image_browser()
+    except ValueError:
         return False
     import kaleido
 

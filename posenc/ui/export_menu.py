@@ -34,7 +34,10 @@ SIZE_NAMES = {  # shown translated
 
 def export_menu(figure_id: str, result: FigureResult, stem: str) -> None:
     """A popover with the size presets and a download button per format; each file is rendered lazily on click."""
-    browser = export.find_browser()
+    try:
+        browser, no_browser = export.image_browser(), None
+    except ValueError as error:  # none, or one that does not start: the message says how to get one
+        browser, no_browser = None, str(error)
     style = st.session_state.get("theme", "screen")
     with st.popover(_("⬇️ Export"), help=_("Download this figure or the numbers behind it.")):
         size = st.segmented_control(
@@ -60,7 +63,7 @@ def export_menu(figure_id: str, result: FigureResult, stem: str) -> None:
                 width="stretch",
             )
         if browser is None:
-            st.caption(export.no_browser_message())
+            st.caption(no_browser)
         else:
             st.caption(_("Images are rendered by Plotly's export (kaleido) with {browser}.").format(browser=browser))
 

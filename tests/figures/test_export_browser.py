@@ -1,7 +1,7 @@
-"""How the image export finds its browser (figures.export.find_browser): BROWSER_PATH first, else kaleido's driver's
-own search (choreographer), and what the export, the app's menu and `posenc export` say when there is none.
+"""How the image export finds its browser (figures.export_browser): BROWSER_PATH first, else kaleido's driver's own
+search (choreographer), checked to start; and what the export and `posenc export` say when there is none.
 
-The browsers here are fake: executable scripts in tmp_path, never started."""
+The browsers here are fake: executable scripts in tmp_path that answer `--version` (or fail), never given a page."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from posenc.export import cli
 from posenc.figures import export, registry
 
 
-def fake_browser(folder: Path, name: str = "chrome") -> Path:
+def fake_browser(folder: Path, name: str = "chrome", *, starts: bool = True) -> Path:
     path = folder / name
-    path.write_text("#!/bin/sh\nexit 1\n")
+    path.write_text("#!/bin/sh\necho 'Chromium 1.0'\n" if starts else "#!/bin/sh\nexit 1\n")
     path.chmod(path.stat().st_mode | stat.S_IXUSR)
     return path
 
@@ -50,7 +50,8 @@ def test_a_browser_path_that_cannot_run_is_not_used_and_the_message_names_it(mon
     missing = tmp_path / "no-such-chrome"
     monkeypatch.setenv("BROWSER_PATH", str(missing))
     assert export.find_browser() is None  # even where another browser is installed
-    assert f"BROWSER_PATH is set to {missing}, which is not an executable file." in export.no_browser_message()
+    with pytest.raises(ValueError, match="BROWSER_PATH is set to .*no-such-chrome, which is not an executable file"):
+        export.image_browser()
     (tmp_path / "not-executable").write_text("")
     monkeypatch.setenv("BROWSER_PATH", str(tmp_path / "not-executable"))
     assert export.find_browser() is None
@@ -73,7 +74,10 @@ def test_choreographers_search_finds_the_chrome_kaleido_downloads(monkeypatch, t
 def test_nothing_found_is_none_and_the_message_says_how_to_get_one(nothing_installed):
     assert export.find_browser() is None
     assert export.start_browser_server() is False
-    message = export.no_browser_message()
+    with pytest.raises(ValueError) as raised:
+        export.image_browser()
+    message = str(raised.value)
+    assert "none was found" in message
     assert 'python -c "import kaleido; kaleido.get_chrome_sync()"' in message
     assert "apt-get install chromium" in message and "BROWSER_PATH" in message
     assert "camera button" in message and "BROWSER_PATH is set" not in message
@@ -99,3 +103,16 @@ def test_the_command_line_refuses_images_plainly_and_still_writes_html_and_data(
     assert cli.main(["alibi-slopes", "--format", "html", "csv", "--out", str(tmp_path)]) == 0
     assert sorted(path.suffix for path in tmp_path.iterdir()) == [".csv", ".html"]
     assert not os.environ.get("BROWSER_PATH")
+
+
+def test_a_browser_that_does_not_start_is_refused_with_its_path_and_the_command_line_stops(
+    monkeypatch, tmp_path, capsys, nothing_installed
+):
+    broken = fake_browser(tmp_path, "chrome", starts=False)
+    monkeypatch.setenv("BROWSER_PATH", str(broken))
+    assert export.find_browser() == str(broken)  # found, but it would leave kaleido's server waiting
+    with pytest.raises(ValueError, match=f"The browser found at {broken} does not start.*kaleido.get_chrome_sync"):
+        export.image_browser()
+    assert export.start_browser_server() is False
+    assert cli.main(["alibi-slopes", "--format", "pdf", "--out", str(tmp_path / "out")]) == 2
+    assert f"The browser found at {broken} does not start" in capsys.readouterr().err
