@@ -24,7 +24,7 @@ def preset_label(key: str) -> str:
     if key == CUSTOM:
         return _("Custom (set every parameter yourself)")
     if key == FROM_CONFIG:
-        return _("From a config.json (upload or paste)")
+        return _("From a config.json (upload, paste or a model id)")
     return presets.PRESETS[key].name
 
 

@@ -26,7 +26,7 @@ register_param(
                 name: BUILTIN_LABELS.get(name, f"{source.description} (built in)")
                 for name, source in learned.BUILTIN_SOURCES.items()
             },
-            "upload": N_("Upload a table (.npy, .npz, .safetensors, .pt)"),
+            "upload": N_("Upload a table (.npy, .npz, .safetensors, .pt) or read a model's by id"),
         },
     )
 )
