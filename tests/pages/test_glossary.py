@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
 import tomllib
+
+import pytest
 
 from tests.pages.conftest import ROOT, assert_healthy, open_page
 
