@@ -82,3 +82,18 @@ def test_with_the_serving_settings_a_crash_shows_the_reader_no_details():
     assert at.exception
     shown = at.exception[0]
     assert "/srv/posenc" not in shown.value and not any("/srv/posenc" in line for line in shown.stack_trace)
+
+
+def test_python_dash_m_posenc_is_the_command():
+    import subprocess
+    import sys
+
+    shown = subprocess.run(
+        [sys.executable, "-m", "posenc", "config", str(ROOT / "tests/fixtures/configs/llama-3.1-8b.json"), "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert "500000" in shown.stdout

@@ -1,0 +1,7 @@
+"""``python -m posenc ...`` is the ``posenc`` command (handy in a clone that was never installed)."""
+
+import sys
+
+from posenc.cli import main
+
+sys.exit(main())
