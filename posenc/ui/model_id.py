@@ -13,14 +13,41 @@ from typing import NamedTuple
 import streamlit as st
 import torch
 
+from posenc import i18n
 from posenc.figures.learned import sources as learned_sources
-from posenc.i18n import _
+from posenc.i18n import N_, _
 from posenc_core import hub, hub_tables
 from posenc_core.hf_config import ConfigReading
 
 CONFIG_KEY, CONFIG_QUERY = "config_model", "model"
 TABLE_KEY, TABLE_QUERY, TENSOR_KEY, TENSOR_QUERY = "table_model", "table_model", "table_tensor", "table_tensor"
 EXAMPLE = "meta-llama/Llama-3.1-8B"
+
+# In Korean and Chinese a fetch error is said in the reader's language by its kind; English shows the core's own
+# message, which also names the endpoint, the status or the file.
+SUMMARIES: dict[type[hub.HubError], str] = {
+    hub.ModelIdError: N_("{model!r} is not a model id: write it as org/name, with @revision for a branch or tag."),
+    hub.RepoNotFound: N_("The Hub has no model {model!r} (a private one needs HF_TOKEN on the server)."),
+    hub.RevisionNotFound: N_("Model {model!r} has no such revision (branch, tag or commit)."),
+    hub.EntryNotFound: N_("Model {model!r} has no such file at this revision."),
+    hub.GatedRepo: N_(
+        "Model {model!r} is gated: the server needs the HF_TOKEN of an account that accepted its licence."
+    ),
+    hub.HubUnreachable: N_(
+        "The Hugging Face Hub could not be reached and {model!r} is not in the cache: check the connection, "
+        "or HF_ENDPOINT."
+    ),
+}
+
+
+def show_error(error: ValueError, model_id: str) -> None:
+    """The fetch error in place: by its kind in the reader's language, or the core's message in English."""
+    if i18n.current() != i18n.DEFAULT:
+        for kind, summary in SUMMARIES.items():
+            if isinstance(error, kind):
+                st.error(_(summary).format(model=model_id), icon="🚫")
+                return
+    st.error(str(error), icon="🚫")
 
 
 @st.cache_data(max_entries=64, ttl=3600, show_spinner=False)
@@ -78,7 +105,7 @@ def read_config_model(model_id: str) -> ConfigReading | None:
             fetched = _fetched_config(ref.repo_id, ref.revision, hub.endpoint())
         return hub.read_config(fetched)
     except ValueError as error:
-        st.error(str(error), icon="🚫")
+        show_error(error, model_id)
         return None
 
 
@@ -131,7 +158,7 @@ def table_box() -> FetchedTable | None:
         with st.spinner(_("Fetching the position table of {model}…").format(model=ref.repo_id)):
             name, table = _fetched_table(ref.repo_id, ref.revision, tensor or None, hub.endpoint())
     except ValueError as error:
-        st.error(str(error), icon="🚫")
+        show_error(error, model_id)
         return None
     label = f"{ref}:{name}"
     kept = learned_sources.add_table(table, label)

@@ -111,3 +111,17 @@ def test_the_learned_page_says_why_a_table_cannot_be_read(hub):
     assert any("no tensor named like a position table" in error.value for error in at.error)
     assert not chart_specs(at)
     assert any("Upload a table" in info.value for info in at.info)
+
+
+def test_in_korean_a_missing_model_is_said_in_korean(hub):
+    at = open_page("sinusoidal", {"model": "nobody/nothing", "lang": "ko"})
+    assert not at.exception
+    assert "Hub에 'nobody/nothing' 모델이 없다" in sidebar_errors(at)
+
+
+def test_in_chinese_an_unreachable_hub_is_said_in_chinese(hub, monkeypatch):
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # the discard port: nothing answers there
+    at = open_page("learned", {"table_model": "org/far-away", "lang": "zh-CN"})
+    assert not at.exception
+    errors = " ".join(error.value for error in at.error)
+    assert "无法连接 Hugging Face Hub" in errors and "'org/far-away'" in errors
