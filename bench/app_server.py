@@ -58,7 +58,7 @@ def running_app(timeout: float = 60.0, script: str = "app.py") -> Iterator[str]:
     with log_path.open("w") as log:
         process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ})
         try:
-            _wait_healthy(base_url, process, timeout)
+            wait_healthy(base_url, process, timeout)
             yield base_url
         finally:
             process.terminate()
@@ -68,7 +68,8 @@ def running_app(timeout: float = 60.0, script: str = "app.py") -> Iterator[str]:
                 process.kill()
 
 
-def _wait_healthy(base_url: str, process: subprocess.Popen, timeout: float) -> None:
+def wait_healthy(base_url: str, process: subprocess.Popen, timeout: float) -> None:
+    """Return once ``base_url/_stcore/health`` answers ok; RuntimeError if ``process`` exits or time runs out."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:

@@ -95,11 +95,7 @@ def _resolve(
                 f"{suggest(name, accepted)}"
             )
         with i18n.language(i18n.DEFAULT):
-            value, message = PARAMS[name].coerce(raw)
-            if message:  # "seq_len=0 is outside the allowed range (1 to 1048576); using 1": no "using" here
-                reason, allowed = message.split("; using")[0], PARAMS[name].allowed()
-                raise ValueError(reason if allowed in reason else f"{reason} (allowed: {allowed})")
-        given[name] = value
+            given[name] = PARAMS[name].parse(raw)
     from_model = _model_values(preset, config)
     with i18n.language(i18n.DEFAULT):
         params, messages = registry.resolve_params(figure_id, {**from_model, **given})

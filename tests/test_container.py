@@ -5,7 +5,6 @@ says why. Building downloads the base image and packages, so it is slow (minutes
 """
 
 import shutil
-import socket
 import subprocess
 import time
 import urllib.request
@@ -13,6 +12,8 @@ import uuid
 from pathlib import Path
 
 import pytest
+
+from bench.app_server import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,16 +27,10 @@ def _engine_runs() -> bool:
 pytestmark = pytest.mark.skipif(not _engine_runs(), reason="no Docker engine runs on this machine")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def test_the_image_builds_serves_the_app_and_runs_as_a_user():
     tag = f"posenc-test-{uuid.uuid4().hex[:8]}"
     subprocess.run(["docker", "build", "-t", tag, str(ROOT)], check=True, timeout=1800)
-    port = _free_port()
+    port = free_port()
     container = subprocess.run(
         ["docker", "run", "-d", "--rm", "-p", f"127.0.0.1:{port}:8501", tag],
         check=True,

@@ -14,16 +14,15 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import sysconfig
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
+from bench.app_server import free_port, wait_healthy
 from tests.hub_stub import HubStub
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,12 +36,16 @@ class Installed:
         self.venv, self.home, self.wheel = venv, home, wheel
         self.bin = venv / "bin"
 
-    def run(self, program: str, *args: str, env: dict | None = None, timeout: float = 180):
+    def env(self, extra: dict | None = None) -> dict[str, str]:
+        """This process's environment without Python's or coverage's settings (nothing points into the clone)."""
         clean = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "COV_", "COVERAGE"))}
+        return clean | (extra or {})
+
+    def run(self, program: str, *args: str, env: dict | None = None, timeout: float = 180):
         return subprocess.run(
             [str(self.bin / program), *args],
             cwd=self.home,
-            env=clean | (env or {}),
+            env=self.env(env),
             capture_output=True,
             text=True,
             timeout=timeout,
@@ -114,31 +117,18 @@ def test_posenc_export_writes_a_figure_in_korean(installed):
     assert "각도" in text and "위치" in text  # Korean title and axis (angle, position): the catalogues are packaged
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def test_posenc_app_serves_the_installed_dashboard(installed):
-    port = _free_port()
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "COV_", "COVERAGE"))}
+    port = free_port()
     server = subprocess.Popen(
         [str(installed.bin / "posenc"), "app", "--port", str(port)],
         cwd=installed.home,
-        env=clean,
+        env=installed.env(),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
     )
     try:
-        answer, deadline = b"", time.monotonic() + 90
-        while answer != b"ok" and time.monotonic() < deadline and server.poll() is None:
-            try:
-                answer = urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=3).read()
-            except OSError:
-                time.sleep(0.5)
-        assert answer == b"ok"
+        wait_healthy(f"http://127.0.0.1:{port}", server, timeout=90)  # raises unless /_stcore/health says ok
         assert urllib.request.urlopen(f"http://127.0.0.1:{port}/rope", timeout=10).status == 200
     finally:
         server.terminate()

@@ -133,10 +133,10 @@ def _overrides(pairs: list[str]) -> dict[str, Any]:
             raise CliError(f"--set takes NAME=VALUE (got {pair!r})")
         if name not in PARAMS:
             raise CliError(f"unknown parameter {name!r}; known: {', '.join(sorted(PARAMS))}")
-        value, message = PARAMS[name].coerce(raw)
-        if message:
-            raise CliError(f"bad parameter: {message.split('; using')[0]} (allowed: {PARAMS[name].allowed()})")
-        values[name] = value
+        try:
+            values[name] = PARAMS[name].parse(raw)
+        except ValueError as error:
+            raise CliError(f"bad parameter: {error}") from error
     return values
 
 

@@ -64,6 +64,15 @@ class ParamSpec:
             return valid, message.format(name=self.name, raw=_show(raw), allowed=self.allowed(), valid=_show(valid))
         return valid, None
 
+    def parse(self, raw: Any) -> Any:
+        """The value ``raw`` gives, for callers that refuse rather than replace (the exporter's ``--set``, the
+        notebook API): :meth:`coerce`, with its message raised as a ValueError saying what is allowed."""
+        value, message = self.coerce(raw)
+        if message:  # "seq_len=0 is outside the allowed range (1 to 1048576); using 1": no "using" here
+            reason, allowed = message.split("; using")[0], self.allowed()
+            raise ValueError(reason if allowed in reason else f"{reason} (allowed: {allowed})")
+        return value
+
     def allowed(self) -> str:
         """The allowed values in words, for messages and help texts (``range_reason`` is in the reader's language
         already: ``limits`` and a page's ``least`` give it translated)."""

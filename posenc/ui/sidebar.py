@@ -55,8 +55,7 @@ def _preset_picker() -> None:
     if st.session_state["preset"] == state.FROM_CONFIG:
         _config_reader()
     else:
-        if "config" in st.query_params:
-            del st.query_params["config"]
+        _forget_config_link()
         model_id.forget_config_model()
         preset = state.current_preset()
         if preset is not None:
@@ -68,20 +67,20 @@ def _config_reader() -> None:
     _config_from_link()
     uploaded = st.file_uploader("config.json", type=["json"], key="config_file")
     model = model_id.config_model_box()
-    if uploaded is None and model:
-        if "config" in st.query_params:
-            del st.query_params["config"]
+    by_model = uploaded is None and bool(model)
+    if by_model:  # its messages under the model-id box
+        _forget_config_link()
         reading = model_id.read_config_model(model)
         if reading is not None:
             _use(reading)
-        st.text_area(_("…or paste its contents"), key="config_text", height=120)
-        return
-    model_id.forget_config_model()
+    else:
+        model_id.forget_config_model()
     pasted = st.text_area(_("…or paste its contents"), key="config_text", height=120)
+    if by_model:
+        return
     text = uploaded.getvalue() if uploaded is not None else pasted
     if not text:
-        if "config" in st.query_params:
-            del st.query_params["config"]
+        _forget_config_link()
         st.info(_("Upload or paste a model's config.json to use its parameters."))
         return
     try:
@@ -91,6 +90,12 @@ def _config_reader() -> None:
         return
     _use(reading)
     _config_into_link(text)
+
+
+def _forget_config_link() -> None:
+    """Take a pasted config (``?config=``) out of the link."""
+    if "config" in st.query_params:
+        del st.query_params["config"]
 
 
 def _use(reading) -> None:
@@ -122,8 +127,7 @@ def _config_from_link() -> None:
 def _config_into_link(text: str | bytes) -> None:
     value = config_link.encode(text)
     if value is None:
-        if "config" in st.query_params:
-            del st.query_params["config"]
+        _forget_config_link()
         st.caption(
             _(
                 "🔗 This config is too long to travel in a link: someone opening your link will be asked for the "

@@ -90,3 +90,11 @@ def test_the_exporter_keeps_a_dependent_parameter_within_its_range():
     assert params["heads"] == (1, 3) and params["start"] == 63
     assert any("the model has 4 heads" in m for m in messages)
     assert any("the sequence has 64 positions" in m for m in messages)
+
+
+def test_parse_gives_the_value_or_refuses_saying_what_is_allowed():
+    assert SEQ_LEN.parse("4096") == 4096
+    with pytest.raises(ValueError, match=r"^seq_len='0' is outside the allowed range \(1 to 1048576\)$"):
+        SEQ_LEN.parse("0")
+    with pytest.raises(ValueError, match=r"^base='big' is not a valid number \(allowed: .* to .*\)$"):
+        BASE.parse("big")
