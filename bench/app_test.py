@@ -3,9 +3,11 @@ opening ``/<page>?<query>`` would. Shared by the benchmark (``bench.page_probe``
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
+from streamlit.components.v2 import manifest_scanner
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
@@ -31,7 +33,21 @@ def _behave_like_the_server() -> None:
         PagesManager.__init__ = init_without_pages_folder
 
 
+def _scan_components_once() -> None:
+    """Scan the installed packages for Streamlit components once per process, as the server does at start-up.
+
+    Each new AppTest scans every installed distribution's metadata again (about half a second here: most of a
+    test's time); the installed packages do not change while the tests run, so the first scan's result serves
+    every AppTest of the process."""
+    scan = manifest_scanner.scan_component_manifests
+    if not getattr(scan, "_posenc_once", False):
+        once = functools.cache(scan)
+        once._posenc_once = True
+        manifest_scanner.scan_component_manifests = once
+
+
 _behave_like_the_server()
+_scan_components_once()
 
 
 def open_page(page: str, query: dict[str, str] | None = None, *, section: str | None = ALL) -> AppTest:

@@ -1,10 +1,13 @@
 """Shared fixtures: every core test that takes ``device`` runs on the CPU, and on CUDA when available
-(skipping cleanly where there is none)."""
+(skipping cleanly where there is none). Importing ``bench.app_test`` makes every AppTest of the run behave like the
+served app (``app.py`` on every rerun; components scanned once per process)."""
 
 from __future__ import annotations
 
 import pytest
 import torch
+
+import bench.app_test  # noqa: F401  (its patches apply to every AppTest)
 
 DEVICES = [
     pytest.param("cpu", id="cpu"),
