@@ -3,35 +3,31 @@
 A seeded random table stands in for an untrained one (BERT and HF's GPT-2 draw N(0, 0.02²), their
 initializer_range; OpenAI's GPT-2 code drew ``wpe`` with std 0.01); trained tables are read
 from weight files (GPT-2 ``wpe.weight``, BERT ``embeddings.position_embeddings.weight``) without ever
-unpickling: ``.pt/.bin`` only through ``torch.load(weights_only=True)``, ``.npy/.npz`` with
-``allow_pickle=False``, ``.safetensors`` one tensor at a time.
+unpickling and without trusting their sizes (:mod:`posenc_core.table_files`: headers and zip directories are
+checked before any data is read; ``.pt/.bin`` only through ``torch.load(weights_only=True)``).
 
 Ref: Radford et al. 2019 (GPT-2 ``wpe``); Devlin et al. 2019, arXiv 1810.04805 (BERT position embeddings).
 """
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
-import io
 import math
-import os
-import pickle
-import tempfile
-from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import torch
-from safetensors import safe_open
 
+from posenc_core import table_files
 from posenc_core._checks import check_float, check_float_dtype, check_int
 from posenc_core.device import resolve_device
 
 MAX_TABLE_ELEMENTS = 1024 * 8192
 """Most values a table may hold (1024 positions x 8192 channels; 32 MiB in float32)."""
+MAX_ABS_VALUE = 1e15
+"""Largest magnitude a table value may have: a dot product of two rows of 8192 such values (8e33) stays finite in
+float32 (whose largest is 3.4e38), so norms and similarities of every figure do too."""
 TABLE_SUFFIXES = (".npy", ".npz", ".safetensors", ".pt", ".pth", ".bin")
 _POSITION_HINTS = ("position", "wpe", "pos_emb")  # names of position tables in common checkpoints
 
@@ -70,7 +66,7 @@ def load_table(
     "pos_emb"); otherwise a ValueError lists the candidates. The table must be 2-D, non-empty, numeric,
     finite and at most ``max_elements`` values. Returns (L, d) in ``dtype`` (float32 by default).
     """
-    name, data = _open_source(source)
+    name, data = table_files.open_source(source)
     suffix = Path(name).suffix.lower()
     if suffix not in TABLE_SUFFIXES:
         raise ValueError(f"source {name!r} must end with one of {', '.join(TABLE_SUFFIXES)}")
@@ -78,7 +74,7 @@ def load_table(
         raise ValueError(f"key must be a tensor name (str) or None (got {key!r})")
     max_elements = check_int("max_elements", max_elements, minimum=1)
     dtype = check_float_dtype(dtype)
-    with _read_entries(name, data, suffix) as entries:
+    with table_files.read_entries(name, data, suffix, max_elements) as entries:
         chosen = _choose(entries, key, name)
         table = _validated(entries[chosen], name, chosen, max_elements, dtype)
     return table.to(device=resolve_device(device), dtype=dtype)
@@ -158,101 +154,7 @@ def load_builtin(name: str, *, device=None, dtype=torch.float32) -> torch.Tensor
     return load_table(table.path, key=table.key, device=device, dtype=dtype)
 
 
-@dataclass(frozen=True)
-class _Entry:
-    shape: tuple[int, ...]
-    kind: str  # "float", "int" or the name of a non-numeric dtype
-    load: Callable[[], Any]
-
-
-def _open_source(source: Any) -> tuple[str, Path | bytes]:
-    """(display name, path or bytes) of any accepted source."""
-    if isinstance(source, str | os.PathLike):
-        path = Path(source)
-        if not path.is_file():
-            raise ValueError(f"source {str(source)!r} is not a file")
-        return str(source), path
-    if isinstance(source, tuple) and len(source) == 2 and isinstance(source[1], str):
-        data, name = source
-        if isinstance(data, bytes | bytearray | memoryview):
-            return name, bytes(data)
-    name = getattr(source, "name", None)
-    reader = getattr(source, "getvalue", None) or getattr(source, "read", None)
-    if isinstance(name, str) and callable(reader):
-        return os.path.basename(name), bytes(reader())
-    raise ValueError(
-        "source must be a path, a (data: bytes, filename: str) pair or an uploaded file with .name and "
-        f".getvalue()/.read() (got {type(source).__name__}; raw bytes carry no file name to tell the format)"
-    )
-
-
-@contextlib.contextmanager
-def _read_entries(name: str, data: Path | bytes, suffix: str) -> Iterator[dict[str, _Entry]]:
-    """Every array in the file as name -> _Entry ("" for a file holding a single array)."""
-    with contextlib.ExitStack() as stack:
-        try:
-            entries = _parse(stack, data, suffix)
-        except pickle.UnpicklingError as error:
-            details = [line.strip() for line in str(error).splitlines() if "Unsupported" in line]
-            raise ValueError(
-                f"source {name!r} could not be read with torch.load(weights_only=True): it is not a torch file, or "
-                "it holds Python objects that need pickle (only tensors and dicts of tensors are read)"
-                + (f" ({details[0][:160]})" if details else "")
-            ) from error
-        except Exception as error:  # any parse failure of an untrusted file becomes a readable ValueError
-            raise ValueError(f"source {name!r} could not be read as {suffix}: {error}") from error
-        if not entries:
-            raise ValueError(f"source {name!r} holds no tensors")
-        yield entries
-
-
-def _parse(stack: contextlib.ExitStack, data: Path | bytes, suffix: str) -> dict[str, _Entry]:
-    if suffix == ".safetensors":
-        return _safetensors_entries(stack, data)
-    stream = data if isinstance(data, Path) else io.BytesIO(data)
-    if suffix == ".npy":
-        return {"": _numpy_entry(np.load(stream, allow_pickle=False))}
-    if suffix == ".npz":
-        with np.load(stream, allow_pickle=False) as archive:
-            return {key: _numpy_entry(archive[key]) for key in archive.files}
-    return _torch_entries(torch.load(stream, map_location="cpu", weights_only=True))
-
-
-def _safetensors_entries(stack: contextlib.ExitStack, data: Path | bytes) -> dict[str, _Entry]:
-    """Headers only: a tensor's bytes are read when its entry is loaded (one table out of a 90 MB model)."""
-    if isinstance(data, bytes):  # safe_open reads files only
-        path = Path(stack.enter_context(tempfile.TemporaryDirectory())) / "upload.safetensors"
-        path.write_bytes(data)
-        data = path
-    handle = stack.enter_context(safe_open(str(data), framework="pt"))
-    entries = {}
-    for key in handle.keys():  # noqa: SIM118 - safe_open handles are not iterable
-        header = handle.get_slice(key)
-        kind = header.get_dtype()  # "F32", "BF16", "I64", "BOOL", ...
-        kind = "float" if kind.startswith(("F", "BF")) else "int" if kind[0] in "IU" else kind
-        entries[key] = _Entry(tuple(header.get_shape()), kind, lambda key=key: handle.get_tensor(key))
-    return entries
-
-
-def _numpy_entry(array: np.ndarray) -> _Entry:
-    kind = {"f": "float", "i": "int", "u": "int"}.get(array.dtype.kind, str(array.dtype))
-    return _Entry(tuple(array.shape), kind, lambda: torch.from_numpy(np.asarray(array, dtype=np.float64)))
-
-
-def _torch_entries(loaded: Any, prefix: str = "") -> dict[str, _Entry]:
-    """A tensor, or the tensors of a (nested) state dict under dotted names."""
-    if isinstance(loaded, torch.Tensor):
-        numeric = loaded.dtype != torch.bool and not loaded.is_complex()
-        kind = "float" if loaded.is_floating_point() else "int" if numeric else str(loaded.dtype)
-        return {prefix: _Entry(tuple(loaded.shape), kind, lambda: loaded)}
-    entries: dict[str, _Entry] = {}
-    if isinstance(loaded, Mapping):
-        for key, value in loaded.items():
-            entries.update(_torch_entries(value, f"{prefix}.{key}" if prefix else str(key)))
-    return entries
-
-
-def _choose(entries: dict[str, _Entry], key: str | None, name: str) -> str:
+def _choose(entries: dict[str, table_files.Entry], key: str | None, name: str) -> str:
     """The key of the position table: ``key``, the only 2-D float tensor, or the only one named position."""
     if key is not None:
         if key not in entries:
@@ -271,23 +173,36 @@ def _choose(entries: dict[str, _Entry], key: str | None, name: str) -> str:
     )
 
 
-def _validated(entry: _Entry, name: str, key: str, max_elements: int, dtype: torch.dtype) -> torch.Tensor:
+def _validated(entry: table_files.Entry, name: str, key: str, max_elements: int, dtype: torch.dtype) -> torch.Tensor:
+    """The chosen entry's values, once its header passed every check (kind, 2-D, non-empty, size): finite, within
+    ``MAX_ABS_VALUE`` and still finite in ``dtype``."""
     where = f"source {name!r}" + (f" key {key!r}" if key else "")
+    if entry.kind == "object":
+        raise ValueError(f"{where} {table_files.NEVER_LOADED}")
+    if entry.kind not in ("float", "int"):
+        raise ValueError(f"{where}: the table must hold real numeric values (got dtype {entry.kind})")
     if len(entry.shape) != 2:
         raise ValueError(f"{where}: a position table must be 2-D (positions, channels) (got shape {entry.shape})")
     if 0 in entry.shape:
         raise ValueError(f"{where}: the table is empty (shape {entry.shape})")
-    if entry.kind not in ("float", "int"):
-        raise ValueError(f"{where}: the table must be numeric (got dtype {entry.kind})")
     count = math.prod(entry.shape)
     if count > max_elements:
         raise ValueError(
             f"{where}: {entry.shape[0]} x {entry.shape[1]} = {count} values is more than "
             f"max_elements = {max_elements} (default {MAX_TABLE_ELEMENTS} = 1024 x 8192)"
         )
-    table = torch.as_tensor(entry.load()).to(dtype)
+    values = torch.as_tensor(entry.load())
+    if values.is_floating_point() and not bool(torch.isfinite(values).all()):
+        raise ValueError(f"{where}: the table holds NaN or inf")
+    largest = float(values.abs().max().double())
+    if largest > MAX_ABS_VALUE:
+        raise ValueError(
+            f"{where}: values of magnitude up to {largest:.3g} are too large for the figures (at most "
+            f"{MAX_ABS_VALUE:.0e}, so that norms and dot products of rows stay finite)"
+        )
+    table = values.to(dtype)
     if not bool(torch.isfinite(table).all()):
-        raise ValueError(f"{where}: the table holds NaN or inf (after conversion to {dtype})")
+        raise ValueError(f"{where}: the table holds NaN or inf after conversion to {dtype}")
     return table
 
 

@@ -1,0 +1,269 @@
+"""Reading the tensors of an untrusted weight file without trusting it: what a file declares (a ``.npy`` header, a
+zip directory, a safetensors header) is checked before any of its data is read, and nothing is ever unpickled.
+
+- ``.npy``: the header (numpy's own reader, at most 10,000 bytes) gives dtype and shape; the data are read later,
+  exactly ``prod(shape) * itemsize`` bytes, and only for the tensor chosen.
+- ``.npz``: a zip of ``.npy`` members. The zip directory is read first (at most :data:`MAX_ZIP_MEMBERS` entries);
+  a member whose declared uncompressed size is over the budget is refused before it is inflated (a 3 MB file can
+  declare 3 GiB of zeros); then each member's header, as for ``.npy``.
+- ``.pt/.pth/.bin``: a zip-format torch file has its directory checked first (entry count; the bytes its compressed
+  entries inflate to, against the budget); then ``torch.load(weights_only=True)``, as for a legacy pickle.
+- ``.safetensors``: the header's declared length is bounded (and must fit in the file); ``safe_open`` reads the
+  header, and one tensor's bytes only when that tensor is chosen.
+
+The budget, in bytes, is what the largest accepted table takes in float64 plus room for a header.
+
+Ref: NEP 1 (the .npy format); PKWARE APPNOTE 6.3 (zip and zip64 end records); the safetensors format
+(huggingface/safetensors README); PyTorch serialization (torch.load, weights_only).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import os
+import pickle
+import re
+import struct
+import tempfile
+import zipfile
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+import torch
+from safetensors import safe_open
+
+MAX_ZIP_MEMBERS = 4096  # a checkpoint holds a few hundred tensors; a zip of millions is a directory bomb
+HEADER_ROOM = 1 << 16  # bytes allowed beside a table's values (a .npy header, a torch file's pickle)
+MAX_SAFETENSORS_HEADER = 16 << 20  # a model's header lists its tensors in a few hundred KB
+NEVER_LOADED = "holds Python objects, which are never loaded (only numbers are read, never pickled objects)"
+_ZIP_MAGIC = b"PK\x03\x04"
+_TORCH_INTS = (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One tensor of a file, known by its header: its shape, its kind ("float", "int", "complex", "object" or a
+    dtype's name) and how to read its values (called only for the tensor chosen)."""
+
+    shape: tuple[int, ...]
+    kind: str
+    load: Callable[[], Any]
+
+
+def open_source(source: Any) -> tuple[str, Path | bytes]:
+    """(display name, path or bytes) of any accepted source."""
+    if isinstance(source, str | os.PathLike):
+        path = Path(source)
+        if not path.is_file():
+            raise ValueError(f"source {str(source)!r} is not a file")
+        return str(source), path
+    if isinstance(source, tuple) and len(source) == 2 and isinstance(source[1], str):
+        data, name = source
+        if isinstance(data, bytes | bytearray | memoryview):
+            return name, bytes(data)
+    name = getattr(source, "name", None)
+    reader = getattr(source, "getvalue", None) or getattr(source, "read", None)
+    if isinstance(name, str) and callable(reader):
+        return os.path.basename(name), bytes(reader())
+    raise ValueError(
+        "source must be a path, a (data: bytes, filename: str) pair or an uploaded file with .name and "
+        f".getvalue()/.read() (got {type(source).__name__}; raw bytes carry no file name to tell the format)"
+    )
+
+
+@contextlib.contextmanager
+def read_entries(name: str, data: Path | bytes, suffix: str, max_elements: int) -> Iterator[dict[str, Entry]]:
+    """Every tensor in the file as name -> :class:`Entry` ("" for a file holding a single array), open for reading
+    while the context lasts. ``max_elements`` sets the byte budget of what may be inflated or read."""
+    size = data.stat().st_size if isinstance(data, Path) else len(data)
+    if size == 0:
+        raise ValueError(f"source {name!r} is empty (0 bytes)")
+    max_bytes = max_elements * 8 + HEADER_ROOM
+    with contextlib.ExitStack() as stack:
+        try:
+            entries = _parse(stack, name, data, suffix, max_bytes)
+        except ValueError as error:
+            if str(error).startswith(f"source {name!r}"):
+                raise
+            raise ValueError(f"source {name!r} could not be read as {suffix}: {_first_line(error)}") from error
+        except pickle.UnpicklingError as error:
+            found = re.search(r"Unsupported (global: GLOBAL [\w.]+|operand \d+)", str(error))
+            detail = f" ({found.group(0)})" if found else ""
+            if "global" in detail:  # a class or function the pickle names: code that would run
+                raise ValueError(f"source {name!r} {NEVER_LOADED}{detail}") from error
+            raise ValueError(
+                f"source {name!r} could not be read with torch.load(weights_only=True): it is not a torch file, or it "
+                f"{NEVER_LOADED}{detail}"
+            ) from error
+        except Exception as error:  # any parse failure of an untrusted file becomes a readable ValueError
+            raise ValueError(f"source {name!r} could not be read as {suffix}: {_first_line(error)}") from error
+        if not entries:
+            raise ValueError(f"source {name!r} holds no tensors")
+        yield entries
+
+
+def _parse(stack: contextlib.ExitStack, name: str, data: Path | bytes, suffix: str, max_bytes: int) -> dict:
+    if suffix == ".safetensors":
+        return _safetensors_entries(stack, name, data)
+    opener = (lambda: data.open("rb")) if isinstance(data, Path) else (lambda: io.BytesIO(data))
+    if suffix == ".npy":
+        return {"": _npy_entry(opener, f"source {name!r}")}
+    stream = stack.enter_context(opener())
+    if suffix == ".npz":
+        return _npz_entries(stack, name, stream, max_bytes)
+    if stream.read(4) == _ZIP_MAGIC:
+        stream.seek(0)
+        _check_torch_zip(name, stream, max_bytes)
+    stream.seek(0)
+    return _torch_entries(torch.load(stream, map_location="cpu", weights_only=True))
+
+
+def _npy_header(stream: IO[bytes], where: str) -> tuple[tuple[int, ...], bool, np.dtype]:
+    """(shape, fortran_order, dtype) from a .npy header, nothing more read."""
+    try:
+        version = np.lib.format.read_magic(stream)
+    except ValueError:
+        raise ValueError(f"{where} is not a .npy file: it does not start with numpy's magic string") from None
+    readers = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
+    if version not in readers:
+        raise ValueError(f"{where}: .npy format version {version} is not read (1.0 and 2.0 are)")
+    return readers[version](stream)
+
+
+def _kind(dtype: np.dtype) -> str:
+    if dtype.hasobject:
+        return "object"
+    return {"f": "float", "i": "int", "u": "int", "c": "complex"}.get(dtype.kind, str(dtype))
+
+
+def _npy_entry(opener: Callable[[], IO[bytes]], where: str) -> Entry:
+    """The entry of one .npy stream: its header now, its data (exactly the bytes the header promises) on load."""
+    with opener() as stream:
+        shape, _, dtype = _npy_header(stream, where)
+
+    def load() -> torch.Tensor:
+        with opener() as stream:
+            _, fortran_order, _ = _npy_header(stream, where)
+            wanted = math.prod(shape) * dtype.itemsize
+            raw = stream.read(wanted)
+        if len(raw) < wanted:
+            raise ValueError(f"{where} is truncated: its header promises {wanted:,} bytes of data, it has {len(raw):,}")
+        array = np.frombuffer(raw, dtype=dtype).reshape(shape, order="F" if fortran_order else "C")
+        return torch.from_numpy(np.array(array, dtype=np.float64))  # a writable copy
+
+    return Entry(tuple(shape), _kind(dtype), load)
+
+
+def _zip_member_count(stream: IO[bytes]) -> int | None:
+    """How many entries the zip's end record declares (zip64 too), read before the directory; None if none found."""
+    stream.seek(0, io.SEEK_END)
+    size = stream.tell()
+    stream.seek(max(0, size - (1 << 16) - 22))
+    tail = stream.read()
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or at + 22 > len(tail):
+        return None
+    count = struct.unpack_from("<H", tail, at + 10)[0]
+    if count == 0xFFFF and at >= 20 and tail[at - 20 : at - 16] == b"PK\x06\x07":
+        stream.seek(struct.unpack_from("<Q", tail, at - 12)[0])
+        record = stream.read(40)
+        if record[:4] == b"PK\x06\x06" and len(record) == 40:
+            count = struct.unpack_from("<Q", record, 32)[0]
+    return count
+
+
+def _zip_directory(name: str, stream: IO[bytes]) -> zipfile.ZipFile:
+    count = _zip_member_count(stream)
+    if count is not None and count > MAX_ZIP_MEMBERS:
+        raise ValueError(f"source {name!r} is a zip of {count:,} entries (at most {MAX_ZIP_MEMBERS:,} are read)")
+    stream.seek(0)
+    return zipfile.ZipFile(stream)
+
+
+def _npz_entries(stack: contextlib.ExitStack, name: str, stream: IO[bytes], max_bytes: int) -> dict[str, Entry]:
+    archive = stack.enter_context(_zip_directory(name, stream))
+    members = [info for info in archive.infolist() if info.filename.endswith(".npy")]
+    for info in members:
+        if info.file_size > max_bytes:
+            raise ValueError(
+                f"source {name!r}: member {info.filename[:-4]!r} declares {info.file_size:,} bytes uncompressed, "
+                f"more than the largest table takes ({max_bytes:,} bytes); it is not inflated"
+            )
+    where = f"source {name!r} member"
+    return {
+        info.filename[:-4]: _npy_entry(lambda info=info: archive.open(info), f"{where} {info.filename!r}")
+        for info in members
+    }
+
+
+def _check_torch_zip(name: str, stream: IO[bytes], max_bytes: int) -> None:
+    """Refuse a zip-format torch file whose compressed entries would inflate past the budget (torch.save stores its
+    entries uncompressed; a deflated one inflates in memory when read), or whose stored entries claim more bytes
+    than they hold."""
+    with _zip_directory(name, stream) as archive:
+        infos = archive.infolist()
+    inflated = sum(info.file_size for info in infos if info.compress_type != zipfile.ZIP_STORED)
+    if inflated > max_bytes:
+        raise ValueError(
+            f"source {name!r}: its compressed entries declare {inflated:,} bytes uncompressed, more than the largest "
+            f"table takes ({max_bytes:,} bytes); they are not inflated"
+        )
+    for info in infos:
+        if info.compress_type == zipfile.ZIP_STORED and info.file_size != info.compress_size:
+            raise ValueError(
+                f"source {name!r}: entry {info.filename!r} declares {info.file_size:,} bytes uncompressed but stores "
+                f"{info.compress_size:,}"
+            )
+
+
+def _safetensors_entries(stack: contextlib.ExitStack, name: str, data: Path | bytes) -> dict[str, Entry]:
+    """Headers only: a tensor's bytes are read when its entry is loaded (one table out of a 90 MB model)."""
+    if isinstance(data, bytes):  # safe_open reads files only
+        head, size = data[:8], len(data)
+        path = Path(stack.enter_context(tempfile.TemporaryDirectory())) / "upload.safetensors"
+        path.write_bytes(data)
+        data = path
+    else:
+        with data.open("rb") as stream:
+            head, size = stream.read(8), data.stat().st_size
+    if len(head) < 8:
+        raise ValueError(f"source {name!r} is not a safetensors file: it is shorter than the header's 8-byte length")
+    declared = struct.unpack("<Q", head)[0]
+    if declared > min(MAX_SAFETENSORS_HEADER, size - 8):
+        raise ValueError(
+            f"source {name!r}: its safetensors header claims {declared:,} bytes, but the file holds "
+            f"{size - 8:,} after the length (and at most {MAX_SAFETENSORS_HEADER:,} are read)"
+        )
+    handle = stack.enter_context(safe_open(str(data), framework="pt"))
+    entries = {}
+    for key in handle.keys():  # noqa: SIM118 - safe_open handles are not iterable
+        header = handle.get_slice(key)
+        kind = header.get_dtype()  # "F32", "BF16", "I64", "BOOL", "C64", ...
+        kind = "float" if kind.startswith(("F", "BF")) else "int" if kind[0] in "IU" else kind
+        kind = "complex" if kind.startswith("C") else kind
+        entries[key] = Entry(tuple(header.get_shape()), kind, lambda key=key: handle.get_tensor(key))
+    return entries
+
+
+def _torch_entries(loaded: Any, prefix: str = "") -> dict[str, Entry]:
+    """A tensor, or the tensors of a (nested) state dict under dotted names."""
+    if isinstance(loaded, torch.Tensor):
+        kind = "float" if loaded.is_floating_point() else "complex" if loaded.is_complex() else str(loaded.dtype)
+        kind = "int" if loaded.dtype in _TORCH_INTS else kind
+        return {prefix: Entry(tuple(loaded.shape), kind, lambda: loaded)}
+    entries: dict[str, Entry] = {}
+    if isinstance(loaded, Mapping):
+        for key, value in loaded.items():
+            entries.update(_torch_entries(value, f"{prefix}.{key}" if prefix else str(key)))
+    return entries
+
+
+def _first_line(error: Exception) -> str:
+    """An error's first line, short (library messages may go on with advice meant for a programmer)."""
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return text[:200]

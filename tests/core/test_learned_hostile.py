@@ -1,0 +1,135 @@
+"""posenc_core.learned.load_table on hostile files: sizes checked from headers and zip directories before any data is
+read (zip bombs cost no memory), pickles never run, and every refusal says why in plain words."""
+
+from __future__ import annotations
+
+import zipfile
+
+import numpy as np
+import pytest
+import torch
+
+from posenc_core.learned import MAX_TABLE_ELEMENTS, load_table
+from tests.hostile_tables import (
+    GIB,
+    deflated_zeros,
+    hostile_tables,
+    npy_bytes,
+    npy_header,
+    npz_bomb,
+    pt_bomb,
+    reset_peak,
+    status_kib,
+    torch_bytes,
+    zip_of,
+)
+
+MEMORY_BUDGET_KIB = 200 * 1024  # far below what any bomb here inflates to (512 MiB and more)
+
+
+def _refusal_and_peak(source) -> tuple[str, int]:
+    """The ValueError's message and the growth of this process's peak resident memory while refusing (KiB)."""
+    reset_peak()
+    start = status_kib("VmRSS")
+    with pytest.raises(ValueError) as refused:
+        load_table(source)
+    return str(refused.value), status_kib("VmHWM") - start
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [("bomb.npz", npz_bomb()), ("bomb.pt", pt_bomb()), ("small_bomb.npz", npz_bomb(GIB // 2))],
+    ids=["npz-3GiB", "pt-1GiB", "npz-512MiB"],
+)
+def test_a_zip_bomb_is_refused_from_its_declared_sizes_without_inflating(name, data):
+    assert len(data) < 4_000_000  # a few MB holding gigabytes
+    message, growth = _refusal_and_peak((data, name))
+    assert name in message and "uncompressed" in message
+    assert growth < MEMORY_BUDGET_KIB, f"refusing {name} raised the peak memory by {growth / 1024:.0f} MiB"
+
+
+def test_an_npz_member_is_refused_by_its_directory_size_even_when_its_header_is_small():
+    header = npy_header((8, 4), "<f4")
+    size = GIB // 2
+    data = zip_of([("wpe.npy", deflated_zeros(header, size), zipfile.ZIP_DEFLATED, size)])
+    message, growth = _refusal_and_peak((data, "liar.npz"))
+    assert "wpe" in message and "uncompressed" in message
+    assert growth < MEMORY_BUDGET_KIB
+
+
+def test_an_npy_header_claiming_a_huge_shape_is_refused_before_allocating():
+    message, growth = _refusal_and_peak((npy_header((1 << 20, 1 << 20)) + bytes(64), "huge.npy"))
+    assert f"max_elements = {MAX_TABLE_ELEMENTS}" in message
+    assert growth < MEMORY_BUDGET_KIB
+
+
+def test_a_truncated_npy_says_so():
+    data = npy_bytes(np.ones((8, 4), np.float32))
+    with pytest.raises(ValueError, match=r"cut\.npy.*(truncated|shorter)"):
+        load_table((data[:-16], "cut.npy"))
+
+
+def test_every_hostile_file_is_refused_clearly_and_no_pickle_runs(tmp_path):
+    marker = tmp_path / "pickle-ran"
+    for name, data, says in hostile_tables(marker):
+        with pytest.raises(ValueError) as refused:
+            load_table((data, name))
+        message = str(refused.value)
+        assert name in message, message
+        assert __import__("re").search(says, message), f"{name}: {message!r} does not say {says!r}"
+        assert "allow_pickle" not in message and "Traceback" not in message
+    assert not marker.exists(), "a pickle's code ran"
+
+
+def test_numpys_unsafe_advice_never_reaches_the_message():
+    data = npy_bytes(np.array([{"a": 1}, None], dtype=object), allow_pickle=True)
+    with pytest.raises(ValueError, match="holds Python objects, which are never loaded") as refused:
+        load_table((data, "objects.npy"))
+    assert "allow_pickle" not in str(refused.value)
+    with pytest.raises(ValueError, match="holds Python objects") as refused:
+        load_table((data, "objects.npz"[:-1] + "y"))
+
+
+def test_an_empty_file_says_it_is_empty(tmp_path):
+    for suffix in (".pt", ".npy", ".npz", ".safetensors", ".bin"):
+        with pytest.raises(ValueError, match=rf"empty{suffix}.*is empty \(0 bytes\)"):
+            load_table((b"", f"empty{suffix}"))
+    path = tmp_path / "empty.pt"
+    path.write_bytes(b"")
+    with pytest.raises(ValueError, match="is empty"):
+        load_table(path)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_finite_values_too_large_for_the_figures_are_refused(dtype):
+    table = np.full((8, 4), 3e38, dtype)
+    with pytest.raises(ValueError, match=r"extreme\.npy.*magnitude.*3e\+38"):
+        load_table((npy_bytes(table), "extreme.npy"))
+    table = np.ones((8, 4), dtype) * 1e6  # large but harmless
+    assert load_table((npy_bytes(table), "big.npy")).abs().max() == 1e6
+
+
+def test_complex_and_object_dtypes_are_refused_by_name():
+    with pytest.raises(ValueError, match=r"complex\.npy.*complex"):
+        load_table((npy_bytes(np.zeros((4, 4), np.complex128)), "complex.npy"))
+    with pytest.raises(ValueError, match=r"complex\.pt.*complex"):
+        load_table((torch_bytes(torch.zeros(4, 4, dtype=torch.complex64)), "complex.pt"))
+
+
+def test_a_legacy_pickle_claiming_a_huge_storage_is_refused_without_memory():
+    data = torch_bytes({"wpe": torch.zeros(4, 4)}, legacy=True)
+    message, growth = _refusal_and_peak((data[:-8], "cut.bin"))
+    assert "cut.bin" in message
+    assert growth < MEMORY_BUDGET_KIB
+
+
+def test_valid_tables_still_load_after_the_checks():
+    table = np.random.default_rng(1).normal(size=(64, 16)).astype(np.float32)
+    for name, data in [
+        ("t.npy", npy_bytes(table)),
+        ("t.npy", npy_bytes(np.asfortranarray(table))),
+        ("t.npy", npy_bytes(table.astype(">f4"))),
+        ("t.pt", torch_bytes({"wpe.weight": torch.from_numpy(table)})),
+        ("t.bin", torch_bytes(torch.from_numpy(table), legacy=True)),
+    ]:
+        np.testing.assert_array_equal(load_table((data, name)).numpy(), table)
