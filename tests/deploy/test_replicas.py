@@ -1,0 +1,121 @@
+"""A class served by two replicas of the real app behind HAProxy (`make class`, bench/replicas.py), driven by the
+load test's protocol-level client: health checks, cookie affinity for the websocket and for an upload, and a
+replica killed mid-class whose learners are served by the other one from their link.
+
+One cluster for the whole file (starting the app twice is most of its time), so one test walks through a class in
+order; the configuration's own checks are separate and need no running app."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import subprocess
+import time
+import urllib.request
+
+import numpy as np
+
+from bench.replicas import COMPOSE_CFG, compose_config, render_config, running_replicas
+from bench.stream_client import SessionResult, StreamSession, fetch_page, http_request, open_link, upload_file
+from tests.deploy.conftest import require_haproxy
+
+LINK = "/rope?seq_len=96&base=20000"
+
+
+def _open(url: str, link: str, cookies: dict | None = None) -> SessionResult:
+    return asyncio.run(open_link(url, link, timeout=90, cookies=cookies))
+
+
+async def _holders(cluster, session_id: str, cookies: dict) -> list[str]:
+    """The live replicas that hold ``session_id``: an (empty) PUT to its upload URL with the XSRF token, asked of
+    each replica directly, is refused as "Invalid session_id" by every other replica."""
+    xsrf = cookies["_streamlit_xsrf"]
+    headers = {"Cookie": f"_streamlit_xsrf={xsrf}", "X-Xsrftoken": xsrf}
+    holders = []
+    for replica in cluster.replicas:
+        if replica.process.poll() is None:
+            url = f"{replica.url}/_stcore/upload_file/{session_id}/probe"
+            status, _, body = await http_request(url, method="PUT", headers=headers)
+            assert status in (400, 403), (status, body)
+            assert status == 400, body  # the XSRF token is valid on every replica
+            if b"Invalid session_id" not in body:
+                holders.append(replica.name)
+    return holders
+
+
+async def _affine_session_and_upload(cluster) -> tuple[str, list[str], SessionResult, SessionResult]:
+    """Open the Learned page on its upload source through HAProxy, keep the websocket open, upload a table through
+    HAProxy, rerun with the uploader holding it. Returns the affinity cookie, the replicas holding the session while
+    it is open, and the two runs."""
+    url, link = cluster.url, "/learned?table_source=upload"
+    cookies = await fetch_page(url + link, {})
+    async with StreamSession(url, cookies, 90) as session:
+        before = await session.run(link, SessionResult(url=url + link), time.monotonic())
+        holders = await _holders(cluster, session.session_id, cookies)
+        uploader = next(
+            m.delta.new_element.file_uploader.id
+            for m in session.forward
+            if m.WhichOneof("type") == "delta" and m.delta.new_element.WhichOneof("type") == "file_uploader"
+        )
+        buffer = io.BytesIO()
+        np.save(buffer, np.random.default_rng(0).normal(size=(48, 16)).astype(np.float32))
+        states = await upload_file(session, "table.npy", buffer.getvalue(), uploader)
+        after = await session.run(link, SessionResult(url=url + link), time.monotonic(), widget_states=states)
+        return cookies.get("SERVERID", ""), holders, before, after
+
+
+def test_a_class_behind_haproxy(tmp_path):
+    require_haproxy()
+    with running_replicas(2, log_dir=tmp_path) as cluster:
+        # Health checks: HAProxy sees both replicas up, and the health URL answers through it.
+        assert cluster.servers_up() == {"app1": "UP", "app2": "UP"}
+        with urllib.request.urlopen(f"{cluster.url}/_stcore/health", timeout=5) as answer:
+            assert answer.read() == b"ok"
+
+        # Affinity: the first answer sets SERVERID; the session lives on that replica, and a second session with
+        # the cookie goes to the same one (HAProxy does not set the cookie again: "indirect").
+        first = _open(cluster.url, LINK)
+        assert first.served, first.errors
+        home = first.cookies.get("SERVERID")
+        assert home in ("app1", "app2"), first.cookies
+        again = _open(cluster.url, LINK, cookies={"SERVERID": home})
+        assert again.served and again.cookies["SERVERID"] == home
+
+        # An upload through HAProxy reaches the replica holding the session, and the page draws the table.
+        server_id, holders, before, after = asyncio.run(_affine_session_and_upload(cluster))
+        assert server_id in ("app1", "app2")
+        assert holders == [server_id]  # the websocket went to the replica the cookie names, and only there
+        assert before.figures == 0 and not before.errors  # the upload source, waiting for a table
+        assert after.served, after.errors
+        assert after.figures > 0
+
+        # A replica killed mid-class: a learner coming back with its cookie is served by the other replica, which
+        # rebuilds the view from the link (state lives in the URL) and sets a new affinity cookie.
+        cluster.kill(home)
+        other = "app2" if home == "app1" else "app1"
+        back = _open(cluster.url, LINK, cookies=first.cookies)
+        assert back.served, back.errors
+        assert back.cookies["SERVERID"] == other
+        assert back.elements == first.elements  # the same page, drawn the same way
+        assert cluster.servers_up()[home].startswith("DOWN") or cluster.servers_up()[home].startswith("UP")
+
+
+def test_the_rendered_configuration_is_valid_haproxy(tmp_path):
+    haproxy = require_haproxy()
+    config = render_config(
+        "127.0.0.1:18501", [("app1", "127.0.0.1:18601"), ("app2", "127.0.0.1:18602")], "127.0.0.1:18404"
+    )
+    assert "cookie SERVERID insert indirect nocache" in config
+    assert "option redispatch" in config and "option httpchk GET /_stcore/health" in config
+    assert "timeout tunnel" in config
+    assert "server app2 127.0.0.1:18602 cookie app2" in config
+    path = tmp_path / "haproxy.cfg"
+    path.write_text(config)
+    checked = subprocess.run([haproxy, "-c", "-f", str(path)], capture_output=True, text=True, timeout=30)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_the_compose_configuration_is_the_template_rendered():
+    assert COMPOSE_CFG.read_text() == compose_config(), (
+        "run: python -m bench.replicas --compose-config > deploy/haproxy.compose.cfg"
+    )
