@@ -9,8 +9,10 @@ PIP := $(PY) -m pip
 CONSTRAINTS := -c constraints.txt
 HOST ?= 127.0.0.1
 PORT ?= 8501
+# `make class`: Streamlit replicas behind HAProxy, one per core unless told (REPLICAS=4).
+REPLICAS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: run dev test lint format install install-dev chromium bench screenshots i18n lock dist clean
+.PHONY: run dev test lint format install install-dev chromium haproxy class loadtest bench screenshots i18n lock dist clean
 
 $(VENV)/.installed: requirements.txt constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -48,6 +50,20 @@ dist: install-dev
 chromium:
 	@bash scripts/ensure_chromium.sh
 
+# Debian's haproxy, for `make class` and the load-balancer tests (tests/deploy); installed when run as root.
+haproxy:
+	@bash scripts/ensure_haproxy.sh
+
+# A class on one machine: REPLICAS Streamlit processes behind HAProxy on HOST:PORT (cookie affinity, websockets,
+# health checks, a shared cookie secret; docs/DEPLOY.md). Ctrl-C stops them all.
+class: install haproxy
+	$(PY) -m bench.replicas --host $(HOST) --port $(PORT) --replicas $(REPLICAS)
+
+# N = 1, 10, 50, 100 sessions at once on 127.0.0.1, one process and the replicas behind HAProxy: bench/loadtest.md.
+# SHORT=1: N = 1 and 5 only. SOAK=1: then an hour of distinct parameter sets (SOAK=20: twenty minutes).
+loadtest: install haproxy
+	$(PY) -m bench.loadtest --replicas $(REPLICAS) $(if $(SHORT),--short) $(if $(SOAK),--soak $(if $(filter 1,$(SOAK)),60,$(SOAK)))
+
 lint: install-dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
@@ -59,7 +75,7 @@ format: install-dev
 # After the tests: a line-coverage floor per package (pytest-cov's fail-under sees only the total).
 # Each floor sits about 2 points under what the package reached from a fresh clone on 2026-11-24 (core 99.4%,
 # figures 98.6%, ui 95.3%), so a change that leaves new code untested fails.
-test: install-dev chromium lint
+test: install-dev chromium haproxy lint
 	$(PY) -m pytest
 	$(PY) scripts/coverage_floors.py posenc_core=97 posenc/figures=96 posenc/ui=93
 
