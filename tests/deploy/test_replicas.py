@@ -15,7 +15,7 @@ import urllib.request
 
 import numpy as np
 
-from bench.replicas import COMPOSE_CFG, compose_config, render_config, running_replicas
+from bench.replicas import COMPOSE_CFG, COMPOSE_REPLICAS, compose_config, render_config, running_replicas
 from bench.stream_client import SessionResult, StreamSession, fetch_page, http_request, open_link, upload_file
 from tests.deploy.conftest import require_haproxy
 
@@ -119,3 +119,34 @@ def test_the_compose_configuration_is_the_template_rendered():
     assert COMPOSE_CFG.read_text() == compose_config(), (
         "run: python -m bench.replicas --compose-config > deploy/haproxy.compose.cfg"
     )
+
+
+def test_the_compose_file_has_the_replicas_the_haproxy_configuration_names():
+    import yaml
+
+    compose = yaml.safe_load((COMPOSE_CFG.parent / "compose.yaml").read_text())
+    services = compose["services"]
+    apps = sorted(name for name in services if name.startswith("app"))
+    assert apps == [f"app{i}" for i in range(1, COMPOSE_REPLICAS + 1)]
+    for name in apps:
+        assert f"server {name} {name}:8501 cookie {name}" in COMPOSE_CFG.read_text()
+        assert "STREAMLIT_SERVER_COOKIE_SECRET" in services[name]["environment"]
+        assert services[name]["build"]["dockerfile"] == "Dockerfile"
+    haproxy = services["haproxy"]
+    assert haproxy["image"].startswith("haproxy:2.6")
+    assert "./haproxy.compose.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" in haproxy["volumes"]
+    assert set(haproxy["depends_on"]) == set(apps)
+
+
+def test_without_haproxy_the_tests_skip_locally_and_fail_in_ci(monkeypatch):
+    import pytest
+
+    from tests.deploy import conftest
+
+    monkeypatch.setattr(conftest, "find_haproxy", lambda: None)
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="no haproxy found"):
+        conftest.require_haproxy()
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="no haproxy found"):
+        conftest.require_haproxy()
