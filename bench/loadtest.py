@@ -18,8 +18,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import platform
+import signal
+import sys
 import time
 import urllib.parse
 from pathlib import Path
@@ -63,7 +66,7 @@ def percentile(values: list[float], q: float) -> float | None:
     if not values:
         return None
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]  # rank ceil(q n), from 1
 
 
 def log_errors(paths: list[Path], offsets: dict[Path, int]) -> list[str]:
@@ -156,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--soak", type=float, default=0.0, metavar="MINUTES", help="also a soak of this length")
     parser.add_argument("--out", default=str(ROOT / "bench" / "loadtest"), help="path stem of the .json and .md")
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # `kill` unwinds: the servers are stopped on the way out
     sizes = SHORT_SIZES if args.short else tuple(int(n) for n in args.sizes.split(",") if n)
     deadline = time.monotonic() + 60 * args.max_minutes
     results = {"machine": machine(), "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "modes": []}

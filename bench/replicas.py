@@ -104,6 +104,15 @@ class Cluster:
         return states
 
 
+def _die_with_parent() -> None:
+    """In the child before exec: Linux sends it SIGTERM when the process that started it dies (prctl(2),
+    PR_SET_PDEATHSIG), so a killed load test or `make class` leaves no replica or HAProxy behind."""
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
+
+
 def start_replica(name: str, port: int, cookie_secret: str, log_dir: Path) -> Replica:
     """Start one replica on 127.0.0.1:port (not yet healthy: see ``wait_healthy``)."""
     command = [
@@ -116,7 +125,9 @@ def start_replica(name: str, port: int, cookie_secret: str, log_dir: Path) -> Re
     env = {**os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": cookie_secret}
     log_path = log_dir / f"replica-{name}-{port}.log"
     with log_path.open("w") as log:
-        process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
+        process = subprocess.Popen(
+            command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env, preexec_fn=_die_with_parent
+        )
     return Replica(name, port, process, log_path)
 
 
@@ -192,7 +203,10 @@ def running_replicas(
         cluster.logs.append(haproxy_log)
         with haproxy_log.open("w") as log:
             cluster.haproxy = subprocess.Popen(
-                [haproxy, "-db", "-f", str(cluster.config_path)], stdout=log, stderr=subprocess.STDOUT
+                [haproxy, "-db", "-f", str(cluster.config_path)],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                preexec_fn=_die_with_parent,
             )
         cluster.url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::', '*') else host}:{port}"
         cluster.stats_url = f"http://127.0.0.1:{stats_port}"
