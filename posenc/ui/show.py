@@ -19,6 +19,7 @@ import streamlit as st
 
 from posenc import i18n
 from posenc.figures import code, registry
+from posenc.figures.cache import BoundedCache, budget_from_environment
 from posenc.figures.common import placeholder
 from posenc.figures.phone_fit import fit_to_phone
 from posenc.figures.theme import DARK_SCREEN_STYLE, SIZES, apply_style, screen_size
@@ -28,17 +29,22 @@ from posenc.ui.export_menu import export_menu
 
 MODEBAR = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
 PLACEHOLDER_CONFIG = {"staticPlot": True, "displayModeBar": False}
-_BUILT: set[tuple[str, str, str, str]] = set()  # cache keys built in this process (placeholders only for new ones)
-_BUILT_LIMIT = 4096
+FIGURES = BoundedCache(budget_from_environment())
+"""Every figure built in this process, shared read-only by all sessions, bounded in bytes (figures.cache)."""
 
 
-@st.cache_resource(max_entries=256, show_spinner=False)
-def _build_cached(figure_id: str, params_json: str, style: str, lang: str) -> tuple[registry.FigureResult, go.Figure]:
-    """Build once per (figure, parameters, style, language): the result (what exports lay out for their own page)
-    and the figure as the app draws it, laid out to read on a phone too. Shared read-only between reruns."""
+def build_uncached(figure_id: str, params_json: str, style: str, lang: str) -> tuple[registry.FigureResult, go.Figure]:
+    """Build one (figure, parameters, style, language): the result (what exports lay out for their own page) and
+    the figure as the app draws it, laid out to read on a phone too."""
     with i18n.language(lang):
         result = registry.build(figure_id, json.loads(params_json), style=style)
         return result, fit_to_phone(go.Figure(result.figure))
+
+
+def build_cached(figure_id: str, params_json: str, style: str, lang: str) -> tuple[registry.FigureResult, go.Figure]:
+    """:func:`build_uncached` once per key in this process (:data:`FIGURES`)."""
+    key = (figure_id, params_json, style, lang)
+    return FIGURES.get_or_build(key, lambda: build_uncached(*key))
 
 
 def screen_style(chosen: str, theme_type: str | None) -> str:
@@ -59,6 +65,7 @@ def theme_type() -> str | None:
 
 
 def _cache_key(figure_id: str, params: Mapping[str, Any]) -> tuple[str, str, str, str]:
+    """The figure cache's key: (figure, its parameters with the sidebar's device as JSON, style, language)."""
     full = {**params, "device": st.session_state.get("device_in_use", "auto")}
     params_json = json.dumps(full, sort_keys=True, default=_jsonable)
     return figure_id, params_json, style_on_screen(), i18n.current()
@@ -68,12 +75,10 @@ def build(spec: registry.FigureSpec, params: Mapping[str, Any]) -> tuple[registr
     """The figure for ``params`` (plus the sidebar's device) and its on-screen layout, from the cache when it was
     built before."""
     key = _cache_key(spec.id, params)
+    if key in FIGURES:
+        return build_cached(*key)
     with st.spinner(_("Computing {title}…").format(title=_(spec.title))):
-        built = _build_cached(*key)
-    if len(_BUILT) >= _BUILT_LIMIT:
-        _BUILT.clear()
-    _BUILT.add(key)
-    return built
+        return build_cached(*key)
 
 
 def figure(figure_id: str, values: Mapping[str, Any]) -> registry.FigureResult | None:
@@ -87,7 +92,7 @@ def figure(figure_id: str, values: Mapping[str, Any]) -> registry.FigureResult |
     except ValueError as error:
         slot.error(f"{_(spec.title)}: {error}", icon="🚫")
         return None
-    if _cache_key(figure_id, params) not in _BUILT:
+    if _cache_key(figure_id, params) not in FIGURES:
         frame = apply_style(placeholder(_(spec.title)), style_on_screen())
         slot.plotly_chart(frame, theme=None, width="stretch", config=PLACEHOLDER_CONFIG)
     try:
