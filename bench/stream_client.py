@@ -43,6 +43,8 @@ class SessionResult:
     cookies: dict[str, str] = field(default_factory=dict)
     session_id: str = ""
     elements: list[str] = field(default_factory=list)  # the kinds of element drawn, in order
+    alerts: list[str] = field(default_factory=list)  # "error: ...", "warning: ...", "info: ...", "success: ..."
+    query_string: str = ""  # the link's query as the page last set it (``page_info_changed``)
 
     @property
     def served(self) -> bool:
@@ -197,10 +199,15 @@ class StreamSession:
             kind = msg.WhichOneof("type")
             if kind == "new_session":
                 self.session_id = msg.new_session.initialize.session_id
+            elif kind == "page_info_changed":
+                result.query_string = msg.page_info_changed.query_string
             elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
                 element = msg.delta.new_element
                 result.elements.append(element.WhichOneof("type"))
                 result.errors.extend(element_errors(element))
+                if element.WhichOneof("type") == "alert":
+                    level = Alert.Format.Name(element.alert.format).lower()
+                    result.alerts.append(f"{level}: {element.alert.body}")
                 if element.WhichOneof("type") == "plotly_chart":
                     result.figures += 1
                     if result.first_figure_s is None:

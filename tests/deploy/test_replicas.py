@@ -11,6 +11,7 @@ import asyncio
 import io
 import subprocess
 import time
+import urllib.parse
 import urllib.request
 
 import numpy as np
@@ -43,12 +44,12 @@ async def _holders(cluster, session_id: str, cookies: dict) -> list[str]:
     return holders
 
 
-async def _affine_session_and_upload(cluster) -> tuple[str, list[str], SessionResult, SessionResult]:
+async def _affine_session_and_upload(cluster, cookies: dict) -> tuple[str, list[str], SessionResult, SessionResult]:
     """Open the Learned page on its upload source through HAProxy, keep the websocket open, upload a table through
     HAProxy, rerun with the uploader holding it. Returns the affinity cookie, the replicas holding the session while
     it is open, and the two runs."""
     url, link = cluster.url, "/learned?table_source=upload"
-    cookies = await fetch_page(url + link, {})
+    cookies = await fetch_page(url + link, cookies)
     async with StreamSession(url, cookies, 90) as session:
         before = await session.run(link, SessionResult(url=url + link), time.monotonic())
         holders = await _holders(cluster, session.session_id, cookies)
@@ -82,12 +83,14 @@ def test_a_class_behind_haproxy(tmp_path):
         assert again.served and again.cookies["SERVERID"] == home
 
         # An upload through HAProxy reaches the replica holding the session, and the page draws the table.
-        server_id, holders, before, after = asyncio.run(_affine_session_and_upload(cluster))
-        assert server_id in ("app1", "app2")
+        server_id, holders, before, after = asyncio.run(_affine_session_and_upload(cluster, {"SERVERID": home}))
+        assert server_id == home
         assert holders == [server_id]  # the websocket went to the replica the cookie names, and only there
         assert before.figures == 0 and not before.errors  # the upload source, waiting for a table
         assert after.served, after.errors
         assert after.figures > 0
+        digest = urllib.parse.parse_qs(after.query_string).get("upload_sha256", [""])[0]
+        assert len(digest) == 64, after.query_string  # the link names the uploaded table by its SHA-256
 
         # A replica killed mid-class: a learner coming back with its cookie is served by the other replica, which
         # rebuilds the view from the link (state lives in the URL) and sets a new affinity cookie.
@@ -97,7 +100,19 @@ def test_a_class_behind_haproxy(tmp_path):
         assert back.served, back.errors
         assert back.cookies["SERVERID"] == other
         assert back.elements == first.elements  # the same page, drawn the same way
-        assert cluster.servers_up()[home].startswith("DOWN") or cluster.servers_up()[home].startswith("UP")
+
+        # The learner who had uploaded a table comes back on its link: the table is lost with the replica, and
+        # the page says so in place (the link names the table; the file itself must be given again).
+        lost = _open(cluster.url, f"/learned?{after.query_string}", cookies={"SERVERID": server_id})
+        assert lost.cookies["SERVERID"] == other
+        announced = [a for a in lost.alerts if digest[:12] in a and a.startswith(("warning", "error"))]
+        assert announced, lost.alerts
+
+        # And the health checks take the dead replica out (2 failed checks, 2 s apart).
+        deadline = time.monotonic() + 20
+        while cluster.servers_up()[home].startswith("UP") and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert cluster.servers_up() == {home: "DOWN", other: "UP"}
 
 
 def test_the_rendered_configuration_is_valid_haproxy(tmp_path):
