@@ -14,10 +14,10 @@ import torch
 def check_int(name: str, value: Any, *, minimum: int | None = None, maximum: int | None = None) -> int:
     """Return ``value`` as an int, or raise ``ValueError`` naming ``name`` and the allowed range."""
     if not _is_integral(value):
-        raise ValueError(f"{name} must be an integer{_range_text(minimum, maximum)} (got {value!r})")
+        raise ValueError(f"{name} must be an integer{_range_text(minimum, maximum)} (got {shown(value)})")
     value = int(value)
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-        raise ValueError(f"{name} must be an integer{_range_text(minimum, maximum)} (got {value})")
+        raise ValueError(f"{name} must be an integer{_range_text(minimum, maximum)} (got {shown(value)})")
     return value
 
 
@@ -32,7 +32,9 @@ def check_float(
     """Return ``value`` as a finite float, or raise ``ValueError`` naming ``name`` and the allowed range."""
     allowed = _range_text(minimum, maximum, greater_than)
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a finite number{allowed} (got {value!r})")
+        raise ValueError(f"{name} must be a finite number{allowed} (got {shown(value)})")
+    if isinstance(value, numbers.Integral) and abs(int(value)).bit_length() > 1000:  # float() would overflow
+        raise ValueError(f"{name} must be a finite number{allowed} (got {shown(value)})")
     value = float(value)
     if not math.isfinite(value):
         raise ValueError(f"{name} must be a finite number{allowed} (got {value})")
@@ -108,6 +110,20 @@ def check_indices(name: str, values: Any, length: int, device: torch.device) -> 
     return index
 
 
+def shown(value: Any, limit: int = 60) -> str:
+    """``value`` as a message shows it: its repr, shortened to about ``limit`` characters (a whole number with
+    more digits is named by its digit count), so a hostile value cannot make a message megabytes long."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and abs(int(value)).bit_length() > 64:
+        sign = "-" if value < 0 else ""
+        digits = len(str(abs(int(value)))) if abs(int(value)).bit_length() < 12000 else "more than 3600"
+        return f"{sign}a {digits}-digit number"
+    if isinstance(value, list | tuple | dict | str | bytes) and len(value) > limit:  # no repr of 2M items
+        head = dict(list(value.items())[:limit]) if isinstance(value, dict) else value[:limit]
+        return f"{repr(head)[:limit]}… ({len(value):,} {'characters' if isinstance(value, str | bytes) else 'items'})"
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}…"
+
+
 def _is_integral(value: Any) -> bool:
     """Ints (Python, numpy) and floats holding a whole number count as integers; bools do not."""
     if isinstance(value, bool):
@@ -119,10 +135,7 @@ def _is_integral(value: Any) -> bool:
 
 def _range_text(minimum=None, maximum=None, greater_than=None) -> str:
     parts = []
-    if greater_than is not None:
-        parts.append(f"> {greater_than:g}")
-    if minimum is not None:
-        parts.append(f">= {minimum:g}")
-    if maximum is not None:
-        parts.append(f"<= {maximum:g}")
+    for op, bound in ((">", greater_than), (">=", minimum), ("<=", maximum)):
+        if bound is not None:  # whole numbers in full (1,073,741,824), others short (1e+18)
+            parts.append(f"{op} {bound:,}" if isinstance(bound, int) and abs(bound) >= 10**6 else f"{op} {bound:g}")
     return f" {' and '.join(parts)}" if parts else ""

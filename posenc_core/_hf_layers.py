@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from posenc_core._checks import check_float, check_int
-from posenc_core._hf_reader import Reader
+from posenc_core._hf_reader import Reader, check_key
 from posenc_core.nope import llama4_rope_layers
 from posenc_core.preset_type import LAYER_TYPES
 
@@ -85,7 +85,8 @@ def _gemma3(r: Reader, top: Mapping[str, Any], n_layers: int) -> dict[str, Any]:
     block = r.get("rope_parameters")[1]
     sliding = block.get("sliding_attention") if isinstance(block, Mapping) else None
     if isinstance(sliding, Mapping) and sliding.get("rope_theta") is not None:  # v5: one block per layer type
-        local_label, local = "rope_parameters.sliding_attention.rope_theta", sliding["rope_theta"]
+        local_label = "rope_parameters.sliding_attention.rope_theta"
+        local = check_key(local_label, sliding["rope_theta"])
         r.unread[:] = [line for line in r.unread if "one block per layer type" not in line]
     if local_label is None:
         local_label, local = "rope_local_base_freq", r.default("rope_local_base_freq", 10000.0)

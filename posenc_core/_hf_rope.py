@@ -1,9 +1,10 @@
 """The RoPE part of a ``config.json`` for :func:`posenc_core.hf_config.from_hf_config`: the base, the rotated
 dims, and the ``rope_parameters`` / ``rope_scaling`` block normalized to HF's v5 form.
 
-The scaling keys are checked as ``rope_scaling_keys.SCALING_KEYS`` describes them (kind "float": a finite
-number within the key's bounds; kind "floats": a non-empty list of such numbers); ``mrope_section`` (Qwen2-VL's
-frequency split, not a scaling key) is checked here.
+Every key of the block is checked by ``_hf_reader.check_key``: the scaling keys as
+``rope_scaling_keys.SCALING_KEYS`` describes them (kind "float": a finite number within the key's bounds; kind
+"floats": a non-empty list of such numbers), with a maximum no model reaches, ``rope_type`` as a name and
+``mrope_section`` (Qwen2-VL's frequency split, not a scaling key) as a short list of whole numbers.
 
 Ref: HF transformers ``modeling_rope_utils.py`` (v5 ``standardize_rope_params``: ``"type"`` -> ``"rope_type"``;
 Phi-3's top-level original length wins); ``models/*/configuration_*.py``.
@@ -17,12 +18,11 @@ from typing import Any
 
 from posenc_core._checks import check_int
 from posenc_core._hf_layers import FAMILY_THETA, family
-from posenc_core._hf_reader import Reader
+from posenc_core._hf_reader import Reader, check_key
 from posenc_core.rope_scaling import ROPE_SCALING_FUNCTIONS, ROPE_TYPE_ALIASES
 from posenc_core.rope_scaling_keys import SCALING_KEYS
 
 THETA_KEYS = ("rope_theta", "rotary_emb_base", "rope_emb_base")  # the RoPE base, by family
-_FLOAT_KEYS = tuple(name for name, key in SCALING_KEYS.items() if key.kind == "float")
 _LIST_KEYS = tuple(name for name, key in SCALING_KEYS.items() if key.kind == "floats")  # LongRoPE's factor lists
 
 
@@ -55,7 +55,7 @@ def rope_fields(r: Reader, label: str | None, block: Any, head_dim: int, model_t
     if theta_label is None:
         default = FAMILY_THETA.get(family(model_type) or "", SCALING_KEYS["rope_theta"].default)
         theta_label, theta = "rope_theta", r.default("rope_theta", default)
-    fields["rope_theta"] = SCALING_KEYS["rope_theta"].check(theta, theta_label)
+    fields["rope_theta"] = check_key(theta_label, theta)
     fields["rope_head_dim"] = rope_dim = r.integer("qk_rope_head_dim") or head_dim
     fields["partial_rotary_factor"] = _partial_factor(r, block, label, rope_dim)
     scaling = _normalize_scaling(r, block, label)
@@ -71,8 +71,7 @@ def rope_fields(r: Reader, label: str | None, block: Any, head_dim: int, model_t
     fields["rope_scaling"] = scaling
     _check_lengths(r, scaling, label, int(rope_dim * fields["partial_rotary_factor"]))
     if scaling and scaling.get("mrope_section") is not None:
-        sections = scaling["mrope_section"]
-        fields["mrope_section"] = tuple(check_int(f"{label}.mrope_section", s, minimum=1) for s in sections)
+        fields["mrope_section"] = tuple(scaling["mrope_section"])  # whole numbers, checked with the block
     interleave_label, interleave = r.get("rope_interleave")
     if interleave_label is not None:
         fields["rope_layout"] = "interleaved" if interleave else "half"
@@ -85,11 +84,10 @@ def rope_fields(r: Reader, label: str | None, block: Any, head_dim: int, model_t
 def _partial_factor(r: Reader, block: dict[str, Any], label: str | None, rope_dim: int) -> float:
     """partial_rotary_factor (top level or in the rope block), NeoX rotary_pct, or GPT-J rotary_dim."""
     if "partial_rotary_factor" in block:
-        value, name = block.pop("partial_rotary_factor"), f"{label}.partial_rotary_factor"
-        return SCALING_KEYS["partial_rotary_factor"].check(value, name)
+        return check_key(f"{label}.partial_rotary_factor", block.pop("partial_rotary_factor"))
     name, value = r.get("partial_rotary_factor", "rotary_pct")
     if name is not None:
-        return SCALING_KEYS["partial_rotary_factor"].check(value, name)
+        return value  # checked by the reader
     rotary_dim = r.integer("rotary_dim")
     if rotary_dim is None:
         return 1.0
@@ -104,6 +102,9 @@ def _partial_factor(r: Reader, block: dict[str, Any], label: str | None, rope_di
 
 def _normalize_scaling(r: Reader, block: dict[str, Any], label: str | None) -> dict[str, Any] | None:
     """HF form with "rope_type": "type" renamed, "su" -> "longrope", "mrope" -> "default" + mrope_section."""
+    for key, value in block.items():  # every key by its kind and bounds (unknown keys as they are)
+        if value is not None:
+            block[key] = check_key(f"{label}.{key}", value)
     rope_type, legacy_type = block.pop("rope_type", None), block.pop("type", None)
     if rope_type and legacy_type and rope_type != legacy_type:
         r.unread.append(f"{label}.type {legacy_type!r} differs from rope_type {rope_type!r}: used rope_type")
@@ -118,14 +119,9 @@ def _normalize_scaling(r: Reader, block: dict[str, Any], label: str | None) -> d
             f"(known: {', '.join(ROPE_SCALING_FUNCTIONS)})"
         )
         return None
-    for key in _FLOAT_KEYS:
-        if block.get(key) is not None:
-            SCALING_KEYS[key].check(block[key], f"{label}.{key}")
     for key in _LIST_KEYS:
-        if key in block:
-            SCALING_KEYS[key].check(block[key], f"{label}.{key}")
-    if "mrope_section" in block and not (isinstance(block["mrope_section"], list) and block["mrope_section"]):
-        raise ValueError(f"{label}.mrope_section must be a non-empty list of numbers (got {block['mrope_section']!r})")
+        if key in block and block[key] is None:
+            raise ValueError(f"{label}.{key} must be a non-empty list of numbers (got None)")
     if block.get("mrope_interleaved") or block.get("interleaved"):
         r.unread.append("interleaved M-RoPE (Qwen3-VL, THWTHW...) is not modelled: Qwen2-VL sections used")
     if rope_type == "default" and "mrope_section" not in block:

@@ -22,7 +22,7 @@ from typing import Any
 
 from posenc_core._checks import check_float, check_int
 from posenc_core._hf_layers import family, layer_fields
-from posenc_core._hf_reader import Reader
+from posenc_core._hf_reader import MAX_NAME, Reader, check_key
 from posenc_core._hf_rope import THETA_KEYS, rope_block, rope_fields
 from posenc_core.presets import ModelPreset
 from posenc_core.schemes import scheme_for_model_type
@@ -31,6 +31,10 @@ _HIDDEN = ("hidden_size", "n_embd", "d_model", "n_embed")
 _HEADS = ("num_attention_heads", "n_head", "n_heads", "num_heads")
 _KV_HEADS = ("num_key_value_heads", "num_kv_heads", "n_kv_heads")
 _MAX_POSITIONS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length")
+MAX_CONFIG_BYTES = 1_000_000  # a real config.json is a few KB; a larger text is refused before it is parsed
+MAX_NESTING = 64  # a real config nests 3 or 4 levels; Python's json parser recurses once per level
+MAX_DIGITS = 4000  # digits of a whole number in the text (Python's int() refuses over 4300 in its own words)
+_TOO_DEEP = f"config is nested too deeply (a config.json nests a few levels; at most {MAX_NESTING})"
 
 
 @dataclass
@@ -45,18 +49,20 @@ class ConfigReading:
 def from_hf_config(config: Mapping[str, Any] | str | bytes) -> ConfigReading:
     """Read a ``config.json`` (a mapping, or its JSON text) into a :class:`ConfigReading`.
 
-    Raises ``ValueError`` (naming the key) for text that is not JSON, JSON that is not an object, a missing
-    hidden size or head count, or a PE value of the wrong type. Unknown extra keys are ignored silently.
+    Raises ``ValueError`` (naming the key and what is allowed) for text over ``MAX_CONFIG_BYTES`` or nested
+    deeper than ``MAX_NESTING``, text that is not JSON, JSON that is not an object, a missing hidden size or head
+    count, or a value of the wrong type or out of its range (``_hf_reader.LIMITS``); nothing else escapes.
+    Unknown extra keys are ignored silently.
     """
     top = _load(config)
     r = Reader(top)
-    model_type = str(top.get("model_type") or "")
+    model_type = check_key("model_type", top["model_type"]) if top.get("model_type") is not None else ""
     hidden = r.integer(*_HIDDEN, what="hidden size")
     heads = r.integer(*_HEADS, what="number of attention heads")
-    attn = top.get("attn_config") if isinstance(top.get("attn_config"), Mapping) else {}
+    attn = check_key("attn_config", top.get("attn_config") or {})
     kv_heads = r.integer(*_KV_HEADS)
     if kv_heads is None and attn.get("kv_n_heads") is not None:
-        kv_heads = check_int("attn_config.kv_n_heads", attn["kv_n_heads"], minimum=1)
+        kv_heads = check_int("attn_config.kv_n_heads", check_key("attn_config.kv_n_heads", attn["kv_n_heads"]))
     fields: dict[str, Any] = {
         "name": _name(top),
         "hidden_size": hidden,
@@ -76,7 +82,8 @@ def from_hf_config(config: Mapping[str, Any] | str | bytes) -> ConfigReading:
     elif scheme == "alibi":
         label, bias_max = r.get("alibi_bias_max")
         if attn.get("alibi_bias_max") is not None:
-            label, bias_max = "attn_config.alibi_bias_max", attn["alibi_bias_max"]
+            label = "attn_config.alibi_bias_max"
+            bias_max = check_key(label, attn["alibi_bias_max"])
             r.read[label] = bias_max
         if label is not None:
             fields["alibi_bias_max"] = check_float(label, bias_max, greater_than=0.0)
@@ -93,30 +100,67 @@ def from_hf_config(config: Mapping[str, Any] | str | bytes) -> ConfigReading:
 
 
 def _load(config: Any) -> Mapping[str, Any]:
+    """The config as a mapping: text is checked for size and nesting before ``json.loads`` sees it."""
     if isinstance(config, bytes | bytearray):
+        _check_size(len(config))
         try:
             config = bytes(config).decode("utf-8-sig")
         except UnicodeDecodeError as error:
             raise ValueError(f"config is not UTF-8 text ({error.reason} at byte {error.start})") from None
     if isinstance(config, str):
+        _check_size(len(config))
         try:
-            config = json.loads(config)
+            config = json.loads(config, parse_int=_whole_number)
         except json.JSONDecodeError as error:
             raise ValueError(
                 f"config is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
             ) from None
+        except RecursionError:  # json's parser recurses once per level: about 1000 levels reach Python's limit
+            raise ValueError(_TOO_DEEP) from None
+        _check_nesting(config)
     if not isinstance(config, Mapping):
         raise ValueError(f"config must be a JSON object {{...}} (got {type(config).__name__})")
     return config
 
 
+def _check_size(size: int) -> None:
+    if size > MAX_CONFIG_BYTES:
+        raise ValueError(
+            f"config is larger than {MAX_CONFIG_BYTES / 1e6:g} MB ({size / 1e6:.1f} MB): a config.json is a few KB, "
+            "so this is not one"
+        )
+
+
+def _check_nesting(value: Any) -> None:
+    """Refuse a parsed config nested deeper than MAX_NESTING (walked with a stack, not recursion), so nothing that
+    later walks it (a display, a copy) recurses a thousand levels."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+        for child in children:
+            if isinstance(child, dict | list):
+                if depth + 1 > MAX_NESTING:
+                    raise ValueError(_TOO_DEEP)
+                stack.append((child, depth + 1))
+
+
+def _whole_number(digits: str) -> int:
+    """A JSON integer; hundreds of digits (a hostile 10**400) are refused while parsing, by their count."""
+    count = len(digits.lstrip("-"))
+    if count > MAX_DIGITS:
+        raise ValueError(f"config holds a whole number with {count} digits; no config.json value has over {MAX_DIGITS}")
+    return int(digits)
+
+
 def _name(top: Mapping[str, Any]) -> str:
     path, architectures = top.get("_name_or_path"), top.get("architectures")
     if isinstance(path, str) and path.strip().strip("./"):
-        return path.strip()
+        return path.strip()[:MAX_NAME]
     if isinstance(architectures, list) and architectures and isinstance(architectures[0], str):
-        return architectures[0]
-    return str(top.get("model_type") or "uploaded config")
+        return architectures[0][:MAX_NAME]
+    model_type = top.get("model_type")
+    return model_type if isinstance(model_type, str) and model_type else "uploaded config"
 
 
 def _head_dim(r: Reader, hidden: int, heads: int) -> int:
@@ -144,7 +188,7 @@ def _scheme(r: Reader, top: Mapping[str, Any], attn: Mapping[str, Any], model_ty
     if r.get("relative_attention_num_buckets")[0]:
         return "t5"
     if "alibi" in attn:
-        r.read["attn_config.alibi"] = attn["alibi"]
+        r.read["attn_config.alibi"] = check_key("attn_config.alibi", attn["alibi"])
         if attn["alibi"]:
             if top.get("learned_pos_emb"):
                 r.unread.append(
