@@ -174,15 +174,15 @@ def explain(error: BaseException, ref: ModelRef, filename: str) -> BaseException
         return RevisionNotFound(f"model {ref.repo_id!r} has no revision {revision!r} (a branch, tag or commit)")
     if isinstance(error, errors.LocalEntryNotFoundError | errors.OfflineModeIsEnabled) or _unreachable(error):
         return HubUnreachable(
-            f"cannot fetch {filename!r} of model {str(ref)!r}: {where} could not be reached (or failed) and the "
-            f"file is not in the Hugging Face cache ({cache_dir()}); check the connection, or HF_ENDPOINT"
+            f"cannot fetch {filename!r} of model {str(ref)!r}: {where} could not be reached (or failed) and there is "
+            "nothing cached on the server; check the connection, or HF_ENDPOINT"
         )
     if isinstance(error, errors.EntryNotFoundError):
         return EntryNotFound(f"model {ref.repo_id!r} has no file {filename!r} at revision {revision!r}")
     if _status(error) is not None:
         return HubError(f"{where} refused {filename!r} of model {str(ref)!r} (HTTP {_status(error)})")
-    if isinstance(error, OSError):
-        return HubError(f"cannot fetch {filename!r} of model {str(ref)!r}: {error}")
+    if isinstance(error, OSError):  # its text would name a server path: say what failed, not where
+        return HubError(f"cannot fetch {filename!r} of model {str(ref)!r}: {error.strerror or type(error).__name__}")
     return error
 
 
