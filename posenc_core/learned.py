@@ -191,7 +191,12 @@ def _validated(entry: table_files.Entry, name: str, key: str, max_elements: int,
             f"{where}: {entry.shape[0]} x {entry.shape[1]} = {count} values is more than "
             f"max_elements = {max_elements} (default {MAX_TABLE_ELEMENTS} = 1024 x 8192)"
         )
-    values = torch.as_tensor(entry.load())
+    try:
+        values = torch.as_tensor(entry.load())
+    except Exception as error:  # damaged data past a good header (a bad deflate stream, a CRC, a short record)
+        if isinstance(error, ValueError) and str(error).startswith("source "):
+            raise
+        raise ValueError(f"{where} could not be read: {table_files.first_line(error)}") from error
     if values.is_floating_point() and not bool(torch.isfinite(values).all()):
         raise ValueError(f"{where}: the table holds NaN or inf")
     largest = float(values.abs().max().double())

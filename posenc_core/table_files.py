@@ -90,7 +90,7 @@ def read_entries(name: str, data: Path | bytes, suffix: str, max_elements: int) 
         except ValueError as error:
             if str(error).startswith(f"source {name!r}"):
                 raise
-            raise ValueError(f"source {name!r} could not be read as {suffix}: {_first_line(error)}") from error
+            raise ValueError(f"source {name!r} could not be read as {suffix}: {first_line(error)}") from error
         except pickle.UnpicklingError as error:
             found = re.search(r"Unsupported (global: GLOBAL [\w.]+|operand \d+)", str(error))
             detail = f" ({found.group(0)})" if found else ""
@@ -101,7 +101,7 @@ def read_entries(name: str, data: Path | bytes, suffix: str, max_elements: int) 
                 f"{NEVER_LOADED}{detail}"
             ) from error
         except Exception as error:  # any parse failure of an untrusted file becomes a readable ValueError
-            raise ValueError(f"source {name!r} could not be read as {suffix}: {_first_line(error)}") from error
+            raise ValueError(f"source {name!r} could not be read as {suffix}: {first_line(error)}") from error
         if not entries:
             raise ValueError(f"source {name!r} holds no tensors")
         yield entries
@@ -263,7 +263,7 @@ def _torch_entries(loaded: Any, prefix: str = "") -> dict[str, Entry]:
     return entries
 
 
-def _first_line(error: Exception) -> str:
+def first_line(error: Exception) -> str:
     """An error's first line, short (library messages may go on with advice meant for a programmer)."""
     text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
     return text[:200]

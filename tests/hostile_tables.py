@@ -101,6 +101,23 @@ def pt_bomb(size: int = GIB) -> bytes:
     return zip_of(members)
 
 
+def corrupt_npz() -> bytes:
+    """A .npz whose member has a good header and 40 KB of good data, then bytes that are no deflate stream."""
+    header = npy_header((64, 64), "<f4")
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    good = compressor.compress(header) + compressor.flush(zlib.Z_FULL_FLUSH)
+    good += compressor.compress(bytes(40_000)) + compressor.flush(zlib.Z_FULL_FLUSH)
+    return zip_of([("wpe.npy", good + b"\xff\xfe not deflate" * 4, zipfile.ZIP_DEFLATED, len(header) + 64 * 64 * 4)])
+
+
+def legacy_storage_claim(elements: int = 1 << 30) -> bytes:
+    """A legacy (pre-zip) torch pickle whose one storage claims ``elements`` float32 values (4 GiB) and holds 15."""
+    data = torch_bytes({"wpe": torch.zeros(3, 5)}, legacy=True)
+    claim = struct.pack("<i", elements)
+    data = data.replace(b"K\x0fNtq\x07", b"J" + claim + b"Ntq\x07")  # the storage's size in its persistent id
+    return data.replace(b"a.\x0f" + bytes(7), b"a." + struct.pack("<q", elements))  # and before its raw bytes
+
+
 def torch_bytes(obj, *, legacy: bool = False) -> bytes:
     buffer = io.BytesIO()
     torch.save(obj, buffer, _use_new_zipfile_serialization=not legacy)
@@ -126,6 +143,8 @@ def hostile_tables(marker: Path) -> list[tuple[str, bytes, str]]:
         ("huge.npy", npy_header((1 << 20, 1 << 20)) + bytes(64), r"1048576 x 1048576 .* more than"),
         ("bomb.npz", npz_bomb(), "uncompressed"),
         ("bomb.pt", pt_bomb(), "uncompressed"),
+        ("corrupt.npz", corrupt_npz(), "could not be read"),
+        ("claims.bin", legacy_storage_claim(), "could not be read"),
         ("malformed.safetensors", safetensors_header(40, b'{"wpe": {"dtype": "F32", "shape": [8, ') + bytes(40),
          "could not be read"),
         ("oversized.safetensors", safetensors_header(1 << 40, b"{}"), "header"),

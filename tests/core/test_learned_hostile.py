@@ -12,8 +12,10 @@ import torch
 from posenc_core.learned import MAX_TABLE_ELEMENTS, load_table
 from tests.hostile_tables import (
     GIB,
+    corrupt_npz,
     deflated_zeros,
     hostile_tables,
+    legacy_storage_claim,
     npy_bytes,
     npy_header,
     npz_bomb,
@@ -117,10 +119,18 @@ def test_complex_and_object_dtypes_are_refused_by_name():
 
 
 def test_a_legacy_pickle_claiming_a_huge_storage_is_refused_without_memory():
-    data = torch_bytes({"wpe": torch.zeros(4, 4)}, legacy=True)
-    message, growth = _refusal_and_peak((data[:-8], "cut.bin"))
-    assert "cut.bin" in message
+    data = legacy_storage_claim(1 << 30)  # 4 GiB of float32 claimed in 1 KB
+    assert len(data) < 2048
+    message, growth = _refusal_and_peak((data, "claims.bin"))
+    assert "claims.bin" in message and "could not be read" in message
     assert growth < MEMORY_BUDGET_KIB
+    message, growth = _refusal_and_peak((torch_bytes({"wpe": torch.zeros(4, 4)}, legacy=True)[:-8], "cut.bin"))
+    assert "cut.bin" in message and growth < MEMORY_BUDGET_KIB
+
+
+def test_damaged_data_after_a_good_header_is_a_message_not_a_crash():
+    with pytest.raises(ValueError, match=r"corrupt\.npz.*could not be read"):
+        load_table((corrupt_npz(), "corrupt.npz"))
 
 
 def test_valid_tables_still_load_after_the_checks():
