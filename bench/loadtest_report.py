@@ -52,7 +52,8 @@ def render_markdown(results: dict) -> str:
                 lines += ["Errors seen:", "", *(f"- `{e}`" for e in examples[:10]), ""]
     if results.get("soak"):
         lines += render_soak(results["soak"])
-    lines += ["## For the README", "", readme_block(results)]
+    if results["modes"]:
+        lines += ["## For the README", "", readme_block(results)]
     return "\n".join(lines) + "\n"
 
 
@@ -67,7 +68,8 @@ def render_soak(soak: dict) -> list[str]:
         f"sessions at a time. Servers' resident memory (MB, all replicas): start {samples[0]['rss_mb']:.0f}, "
         f"end {samples[-1]['rss_mb']:.0f}, highest {max(s['rss_mb'] for s in samples):.0f}; the budget per "
         f"replica was {soak['budget_mb']:.0f} MB (largest replica {max(s['rss_largest_mb'] for s in samples):.0f}): "
-        f"{'kept' if soak['within_budget'] else 'EXCEEDED'}.",
+        f"{'kept' if soak['within_budget'] else 'EXCEEDED'}. Change over the second half of the soak: "
+        f"{soak['growth_second_half_mb']:+.0f} MB.",
         "",
         "| minute | runs | resident memory (MB) |",
         "|---:|---:|---:|",

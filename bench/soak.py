@@ -1,7 +1,11 @@
 """The load test's soak (``python -m bench.loadtest --soak MINUTES``, ``make loadtest SOAK=60``): a few sessions at a
 time open links with parameter sets never seen before (the RoPE and sinusoidal pages at distinct ``seq_len``,
 ``base`` and ``d_model``), for MINUTES, and the servers' memory is sampled as they go. Every run misses the figure
-cache, so the caches' bounds, not their hit rate, decide the memory: it must stay under the budget."""
+cache, so the caches' bounds, not their hit rate, decide the memory: it must stay under the budget.
+
+Each run is a new session on its link, as a learner opening a new link: a rerun inside one session with another
+query string keeps that session's widget values (Streamlit's widget state wins over the changed URL), so it would
+not compute the new parameters."""
 
 from __future__ import annotations
 
@@ -82,6 +86,8 @@ def run_soak(
 
     balancer = find_haproxy() is not None and replicas > 1
     with running_replicas(replicas if balancer else 1, balancer=balancer, timeout=timeout) as cluster:
+        for page in ("/rope", "/sinusoidal"):  # warm: each replica has imported the pages before the first sample
+            asyncio.run(_warm(cluster.url, page, replicas, timeout))
         offsets = log_offsets(cluster.logs)
         soak = asyncio.run(_soak(cluster, minutes, timeout, workers))
         soak["log_errors"] = log_errors(cluster.logs, offsets)[:20]
@@ -91,5 +97,11 @@ def run_soak(
         budget_mb=budget_mb,
         mode=f"HAProxy, {replicas} replicas" if balancer else "one process",
     )
-    soak["within_budget"] = max(s["rss_largest_mb"] for s in soak["memory"]) <= budget_mb
+    samples = soak["memory"]
+    soak["within_budget"] = max(s["rss_largest_mb"] for s in samples) <= budget_mb
+    soak["growth_second_half_mb"] = round(samples[-1]["rss_mb"] - samples[len(samples) // 2]["rss_mb"], 1)
     return soak
+
+
+async def _warm(url: str, link: str, count: int, timeout: float) -> None:
+    await asyncio.gather(*(open_link(url, link, timeout=timeout) for _ in range(count)))

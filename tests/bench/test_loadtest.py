@@ -94,3 +94,30 @@ def test_report_has_a_row_per_step_and_counts_log_errors():
     block = readme_block(results)
     assert "| HAProxy, 2 replicas | one link | 50 | 49/50 | 0.50 / 1.25 | 180 | 900 | 2 |" in block
     assert "100" not in block.split("\n", 2)[2].split("`make loadtest`")[0]  # skipped steps are left out
+
+
+def test_soak_report_states_the_budget_and_the_growth():
+    samples = [
+        {"t_s": 60.0 * i, "runs": 100 * i, "rss_mb": 700.0 + i, "peak_mb": 0, "peak_one_mb": 0, "rss_largest_mb": 360.0}
+        for i in range(13)
+    ]
+    soak = {
+        "minutes": 12.0, "mode": "HAProxy, 2 replicas", "runs": 1200, "distinct_links": 1200, "served": 1200,
+        "errors": 0, "log_errors": [], "workers": 4, "memory": samples, "budget_mb": 1536.0, "within_budget": True,
+        "growth_second_half_mb": 6.0,
+    }  # fmt: skip
+    report = render_markdown({**_results_without_modes(), "soak": soak})
+    assert "1200 runs of 1200 distinct links (1200 served, 0 errors, 0 error lines in the logs)" in report
+    assert "start 700, end 712, highest 712" in report and "1536 MB (largest replica 360): kept" in report
+    assert "second half of the soak: +6 MB" in report
+    assert "| 12.0 | 1200 | 712 |" in report
+    assert "For the README" not in report  # no load steps, no README table
+
+
+def _results_without_modes():
+    return {
+        "machine": {"cpu": "a CPU", "cores": 2, "python": "3.11"},
+        "when": "2026-11-24 20:00 UTC",
+        "settings": {"timeout_s": 120.0, "one_link": "/rope"},
+        "modes": [],
+    }
