@@ -121,16 +121,23 @@ def _round(value: float | None) -> float | None:
 def run_mode(name: str, replicas: int, balancer: bool, sizes: tuple[int, ...], args, deadline: float) -> dict:
     """Every workload at every size against one serving mode (started once, warmed once per workload)."""
     mode = {"mode": name, "replicas": replicas, "balancer": balancer, "workloads": {}}
+    late = [{"sessions": count, "skipped": "the run's time cap was reached"} for count in sizes]
+    if time.monotonic() > deadline:
+        mode["workloads"] = {workload: late for workload in WORKLOADS}
+        return mode
     with running_replicas(replicas, balancer=balancer, timeout=args.timeout) as cluster:
         mode["start_memory"] = procstat.memory(cluster.server_pids())
         for workload, make_links in WORKLOADS.items():
             links = make_links()
             steps = mode["workloads"][workload] = []
+            if time.monotonic() > deadline:
+                steps += late
+                continue
             for each in links:  # warm: every link opened once, on every replica (affinity spreads new sessions)
                 asyncio.run(_sessions(cluster.url, [each], replicas, args.timeout))
             for count in sizes:
                 if time.monotonic() > deadline:
-                    steps.append({"sessions": count, "skipped": "the run's time cap was reached"})
+                    steps.append(late[sizes.index(count)])
                     continue
                 steps.append(run_step(cluster, links, count, args.timeout))
                 print(f"{name} | {workload} | {json.dumps(steps[-1])}", flush=True)

@@ -121,3 +121,18 @@ def _results_without_modes():
         "settings": {"timeout_s": 120.0, "one_link": "/rope"},
         "modes": [],
     }
+
+
+def test_a_run_past_its_time_cap_starts_nothing_and_says_so(tmp_path, monkeypatch):
+    import json
+
+    from bench import loadtest
+
+    monkeypatch.setattr(loadtest.signal, "signal", lambda *args: None)
+    monkeypatch.setattr(loadtest, "running_replicas", lambda *a, **k: (_ for _ in ()).throw(AssertionError("started")))
+    assert loadtest.main(["--short", "--max-minutes", "0", "--out", str(tmp_path / "lt")]) == 0
+    results = json.loads((tmp_path / "lt.json").read_text())
+    assert [mode["mode"] for mode in results["modes"]] == ["one process", f"HAProxy, {os.cpu_count()} replicas"]
+    steps = [step for mode in results["modes"] for workload in mode["workloads"].values() for step in workload]
+    assert len(steps) == 8 and all(step["skipped"] == "the run's time cap was reached" for step in steps)
+    assert "| 5 | skipped: the run's time cap was reached |" in (tmp_path / "lt.md").read_text()
