@@ -1,19 +1,38 @@
 """The sidebar's config.json reader: a model's config uploaded, fetched by Hugging Face id (``?model=``) or pasted
-(``?config=``), read by ``posenc_core.hf_config.from_hf_config`` and made the preset."""
+(``?config=``), read by ``posenc_core.hf_config.from_hf_config`` and made the preset.
+
+A config over ``MAX_CONFIG_BYTES`` is refused before it is parsed; a config is parsed once per content (cached by
+its SHA-256); a refused one is a message in place and takes the previous reading away, so no page keeps values
+from it; "What was read" shows long lists shortened; a link that chose a config but holds none says so.
+"""
 
 from __future__ import annotations
+
+import hashlib
+from typing import Any
 
 import streamlit as st
 
 from posenc.i18n import _
 from posenc.ui import config_link, model_id, state
-from posenc_core.hf_config import from_hf_config
+from posenc_core.hf_config import MAX_CONFIG_BYTES, ConfigReading, from_hf_config
+
+SHOWN_ITEMS = 5  # items of a long list shown under "What was read"; the rest is counted
+SHOWN_CHARS = 200  # characters of a long text shown there
+_SEEN = "_config_reader_seen"  # set once this session has drawn the sidebar's preset part
+_LOST = "_config_lost"  # the session opened on a link that chose a config and held none
 
 
 def render() -> None:
     """A config.json uploaded, fetched by model id (``?model=``) or pasted (``?config=``), in that order."""
     _config_from_link()
-    uploaded = st.file_uploader("config.json", type=["json"], key="config_file")
+    limit = f"{MAX_CONFIG_BYTES / 1e6:g} MB"
+    uploaded = st.file_uploader(
+        "config.json",
+        type=["json"],
+        key="config_file",
+        help=_("A model's config.json (a few KB; at most {limit})").format(limit=limit),
+    )
     model = model_id.config_model_box()
     by_model = uploaded is None and bool(model)
     if by_model:  # its messages under the model-id box
@@ -23,18 +42,28 @@ def render() -> None:
             _use(reading)
     else:
         model_id.forget_config_model()
-    pasted = st.text_area(_("…or paste its contents"), key="config_text", height=120)
+    pasted = st.text_area(_("…or paste its contents"), key="config_text", height=120, max_chars=MAX_CONFIG_BYTES)
     if by_model:
         return
     text = uploaded.getvalue() if uploaded is not None else pasted
     if not text:
         forget_config_link()
+        if st.session_state.get(_LOST):
+            st.warning(
+                _(
+                    "This link chose a model's config.json but does not hold the config (an uploaded config does "
+                    "not travel in a link, and a restarted server forgets it): upload or paste it again. Until "
+                    "then, every page shows the custom defaults."
+                ),
+                icon="🔗",
+            )
         st.info(_("Upload or paste a model's config.json to use its parameters."))
         return
-    try:
-        reading = from_hf_config(text)
-    except ValueError as error:
+    st.session_state.pop(_LOST, None)
+    reading, error = _read(hashlib.sha256(text.encode() if isinstance(text, str) else text).hexdigest(), text)
+    if error is not None:
         st.error(f"config.json: {error}", icon="🚫")
+        _forget_reading()
         return
     _use(reading)
     _config_into_link(text)
@@ -42,8 +71,41 @@ def render() -> None:
 
 def forget_config_link() -> None:
     """Take a pasted config (``?config=``) out of the link."""
+    st.session_state[_SEEN] = True
     if "config" in st.query_params:
         del st.query_params["config"]
+
+
+def summarised(value: Any) -> Any:
+    """``value`` for display: lists longer than SHOWN_ITEMS cut to their first items and "… N more", texts to
+    SHOWN_CHARS characters (a config's 2M-item list would otherwise be sent whole to the browser)."""
+    if isinstance(value, dict):
+        return {key: summarised(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        if len(value) <= SHOWN_ITEMS + 1:
+            return [summarised(item) for item in value]
+        more = _("… {count:,} more").format(count=len(value) - SHOWN_ITEMS)
+        return [summarised(item) for item in value[:SHOWN_ITEMS]] + [more]
+    if isinstance(value, str) and len(value) > SHOWN_CHARS:
+        return value[:SHOWN_CHARS] + "…"
+    return value
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _read(digest: str, _text: str | bytes) -> tuple[ConfigReading | None, str | None]:
+    """The reading of a config, or the message saying why it cannot be read; cached by the text's SHA-256
+    ``digest`` (``_text`` itself is not hashed by Streamlit), so reruns do not parse it again."""
+    try:
+        return from_hf_config(_text), None
+    except ValueError as error:
+        return None, str(error)
+
+
+def _forget_reading() -> None:
+    """A refused config leaves nothing behind: the previous reading and the controls it set are forgotten."""
+    if st.session_state.get("config_reading") is not None:
+        state.reset_preset_params()
+    st.session_state.pop("config_reading", None)
 
 
 def _use(reading) -> None:
@@ -59,12 +121,19 @@ def _use(reading) -> None:
     for sentence in reading.unread:
         st.caption(f"• {sentence}")
     with st.expander(_("What was read"), expanded=False):
-        st.json(reading.read, expanded=False)
+        st.json(summarised(reading.read), expanded=False)
 
 
 def _config_from_link() -> None:
-    """Fill the paste box from ``?config=`` once, when the session opens on a shared link."""
-    if "config_text" in st.session_state or "config" not in st.query_params:
+    """Fill the paste box from ``?config=`` once, when the session opens on a shared link; a link that chose a
+    config (``preset=config``) and holds none, with nothing drawn before in this session, is remembered as lost."""
+    first = _SEEN not in st.session_state
+    st.session_state[_SEEN] = True
+    if "config_text" in st.session_state:
+        return
+    if "config" not in st.query_params:
+        if first and model_id.CONFIG_QUERY not in st.query_params:
+            st.session_state[_LOST] = True
         return
     try:
         st.session_state["config_text"] = config_link.decode(st.query_params["config"])
