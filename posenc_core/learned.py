@@ -197,17 +197,16 @@ def _validated(entry: table_files.Entry, name: str, key: str, max_elements: int,
         if isinstance(error, ValueError) and str(error).startswith("source "):
             raise
         raise ValueError(f"{where} could not be read: {table_files.first_line(error)}") from error
-    if values.is_floating_point() and not bool(torch.isfinite(values).all()):
+    low, high = (float(bound) for bound in torch.aminmax(values))  # NaN propagates; no temporary copy of the table
+    if not (math.isfinite(low) and math.isfinite(high)):
         raise ValueError(f"{where}: the table holds NaN or inf")
-    largest = float(values.abs().max().double())
-    if largest > MAX_ABS_VALUE:
+    largest = max(-low, high)
+    if largest > min(MAX_ABS_VALUE, torch.finfo(dtype).max):
         raise ValueError(
             f"{where}: values of magnitude up to {largest:.3g} are too large for the figures (at most "
-            f"{MAX_ABS_VALUE:.0e}, so that norms and dot products of rows stay finite)"
+            f"{min(MAX_ABS_VALUE, torch.finfo(dtype).max):.3g}, so that norms and dot products of rows stay finite)"
         )
     table = values.to(dtype)
-    if not bool(torch.isfinite(table).all()):
-        raise ValueError(f"{where}: the table holds NaN or inf after conversion to {dtype}")
     return table
 
 

@@ -149,12 +149,12 @@ def _npy_entry(opener: Callable[[], IO[bytes]], where: str) -> Entry:
     def load() -> torch.Tensor:
         with opener() as stream:
             _, fortran_order, _ = _npy_header(stream, where)
-            wanted = math.prod(shape) * dtype.itemsize
-            raw = stream.read(wanted)
-        if len(raw) < wanted:
-            raise ValueError(f"{where} is truncated: its header promises {wanted:,} bytes of data, it has {len(raw):,}")
+            raw = bytearray(math.prod(shape) * dtype.itemsize)  # bounded: the size was checked before loading
+            got = stream.readinto(raw)
+        if got < len(raw):
+            raise ValueError(f"{where} is truncated: its header promises {len(raw):,} bytes of data, it has {got:,}")
         array = np.frombuffer(raw, dtype=dtype).reshape(shape, order="F" if fortran_order else "C")
-        return torch.from_numpy(np.array(array, dtype=np.float64))  # a writable copy
+        return torch.from_numpy(np.asarray(array, dtype=np.float64))  # float64 as read: no copy
 
     return Entry(tuple(shape), _kind(dtype), load)
 

@@ -143,3 +143,15 @@ def test_valid_tables_still_load_after_the_checks():
         ("t.bin", torch_bytes(torch.from_numpy(table), legacy=True)),
     ]:
         np.testing.assert_array_equal(load_table((data, name)).numpy(), table)
+
+
+def test_the_largest_table_in_float64_a_file_at_the_upload_limit_is_read_within_twice_its_size():
+    table = np.random.default_rng(2).normal(size=(1024, MAX_TABLE_ELEMENTS // 1024))  # 64 MiB of float64
+    data = npy_bytes(table)
+    reset_peak()
+    start = status_kib("VmRSS")
+    loaded = load_table((data, "largest.npy"))
+    growth = status_kib("VmHWM") - start
+    assert loaded.shape == table.shape and loaded.dtype == torch.float32
+    assert float(loaded[1023, -1]) == pytest.approx(table[1023, -1], rel=1e-6)
+    assert growth < 2 * len(data) / 1024, f"reading a {len(data) >> 20} MiB file took {growth >> 10} MiB at its peak"
