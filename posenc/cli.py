@@ -34,6 +34,8 @@ SERVING: dict[str, object] = {
     "server.maxUploadSize": 65,  # MB: the largest table accepted (8M float64 values, 64 MiB) and its header
     "client.showErrorDetails": "none",  # no tracebacks with server paths in the browser
     "client.toolbarMode": "viewer",  # the reader's menu only (no Deploy button, no developer options)
+    "runner.postScriptGC": False,  # a full gc.collect after every run was 60% of a new session's server CPU
+    "runner.magicEnabled": False,  # the pages use st.* calls only
 }
 """Streamlit settings for serving the app, the same as ``.streamlit/config.toml`` (tests/test_cli.py checks)."""
 
