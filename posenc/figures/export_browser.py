@@ -11,6 +11,7 @@ import functools
 import os
 import platform
 import subprocess
+import time
 
 from choreographer.browsers.chromium import Chromium
 
@@ -32,11 +33,22 @@ CAMERA_STILL_WORKS = N_(
 VERSION_TIMEOUT_S = 20
 
 
+LOOKUP_TTL_S = 60
+"""How long a browser lookup is reused (every figure of every new session asks; one installed while the app runs
+is found within a minute)."""
+
+
 def find_browser() -> str | None:
     """The browser kaleido is given: ``$BROWSER_PATH`` when set (None if that is no executable file), else the one
     kaleido's driver finds: the Chrome that ``kaleido.get_chrome_sync()`` downloads, then Chrome, Chromium, Edge,
-    Brave or Vivaldi on PATH, in the Windows registry or at their usual places."""
-    configured = os.environ.get("BROWSER_PATH")
+    Brave or Vivaldi on PATH, in the Windows registry or at their usual places. Looked up again when
+    ``BROWSER_PATH`` or ``PATH`` change, and at least every :data:`LOOKUP_TTL_S` seconds."""
+    window = int(time.monotonic() // LOOKUP_TTL_S)
+    return _find_browser(os.environ.get("BROWSER_PATH"), os.environ.get("PATH"), window)
+
+
+@functools.lru_cache(maxsize=4)
+def _find_browser(configured: str | None, _path: str | None, _window: int) -> str | None:
     if configured:
         return configured if runnable(configured) else None
     found = Chromium.find_browser(skip_local=False)

@@ -31,6 +31,8 @@ MODEBAR = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d
 PLACEHOLDER_CONFIG = {"staticPlot": True, "displayModeBar": False}
 FIGURES = BoundedCache(budget_from_environment())
 """Every figure built in this process, shared read-only by all sessions, bounded in bytes (figures.cache)."""
+SNIPPETS = BoundedCache(8 * 2**20)
+"""The code snippets under the figures (a few hundred bytes each; some compute a value to show)."""
 
 
 def build_uncached(figure_id: str, params_json: str, style: str, lang: str) -> tuple[registry.FigureResult, go.Figure]:
@@ -116,8 +118,9 @@ def figure(figure_id: str, values: Mapping[str, Any]) -> registry.FigureResult |
 def code_expander(figure_id: str, params: Mapping[str, Any]) -> None:
     """A closed expander with the few lines of NumPy/PyTorch that compute the figure's data for ``params``
     (``figures.code``), when the figure has a snippet."""
+    key = (figure_id, json.dumps(params, sort_keys=True, default=_jsonable))
     try:
-        snippet = code.snippet_for(figure_id, params)
+        snippet = SNIPPETS.get_or_build(key, lambda: code.snippet_for(figure_id, params))
     except ValueError:  # the figure drew, but its values have no snippet (the figure says what is wrong, if anything)
         return
     if snippet is not None:

@@ -15,7 +15,15 @@ from choreographer.browsers._chrome_constants import BrowserInfo
 
 from posenc import figures  # noqa: F401
 from posenc.export import cli
-from posenc.figures import export, registry
+from posenc.figures import export, export_browser, registry
+
+
+@pytest.fixture(autouse=True)
+def fresh_lookup():
+    """Each test looks for the browser itself (lookups are reused for a minute while the app runs)."""
+    export_browser._find_browser.cache_clear()
+    yield
+    export_browser._find_browser.cache_clear()
 
 
 def fake_browser(folder: Path, name: str = "chrome", *, starts: bool = True) -> Path:
@@ -116,3 +124,14 @@ def test_a_browser_that_does_not_start_is_refused_with_its_path_and_the_command_
     assert export.start_browser_server() is False
     assert cli.main(["alibi-slopes", "--format", "pdf", "--out", str(tmp_path / "out")]) == 2
     assert f"The browser found at {broken} does not start" in capsys.readouterr().err
+
+
+def test_a_lookup_is_reused_until_the_environment_changes(monkeypatch, tmp_path, nothing_installed):
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    monkeypatch.setenv("PATH", str(folder))
+    assert export.find_browser() is None
+    browser = fake_browser(folder, "chromium")
+    assert export.find_browser() is None  # the same PATH within the minute: the lookup is reused
+    monkeypatch.setenv("BROWSER_PATH", str(browser))
+    assert export.find_browser() == str(browser)  # a changed environment is looked up again
