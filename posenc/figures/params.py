@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from posenc.figures.plain_text import quoted, shorten
 from posenc.i18n import N_, _
 
 KINDS = ("int", "float", "choice", "bool", "ints", "floats", "text")
@@ -19,7 +20,8 @@ KINDS = ("int", "float", "choice", "bool", "ints", "floats", "text")
 
 @dataclass(frozen=True)
 class ParamSpec:
-    """One parameter. ``minimum``/``maximum`` bound numbers (and the items of ``ints``)."""
+    """One parameter. ``minimum``/``maximum`` bound numbers (and the items of ``ints``); a text's length is
+    ``minimum`` (when set) to ``max_chars`` characters."""
 
     name: str
     kind: str
@@ -33,6 +35,7 @@ class ParamSpec:
     help: str = ""
     max_items: int = 16  # ints only
     unique: bool = True  # ints only: drop repeated items (dims, heads); False keeps them (mrope_section)
+    max_chars: int = 200  # text only: a longer value is cut (a link's 960 KB sentences grew the server by 2 GB)
     widget: str = "auto"  # ints: "slider" or "number" to override the choice by range size
     choice_labels: Mapping[str, str] = field(default_factory=dict)
     # A range that depends on other parameters (pair < rotary_dim/2, start < seq_len, head < n_heads): given the
@@ -54,11 +57,18 @@ class ParamSpec:
         """Return ``(valid value, None)``, or ``(nearest valid value, message)`` when ``raw`` is not valid."""
         try:
             value = _PARSERS[self.kind](self, raw)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # OverflowError: an int past float's range (10**400)
             message = _("{name}={raw} is not a valid {kind}; using {default}")
             kind = _(_KIND_WORDS[self.kind])
             return self.default, message.format(name=self.name, raw=_show(raw), kind=kind, default=_show(self.default))
         valid = self._nearest(value)
+        if self.kind == "text" and valid != value:
+            if len(value) > self.max_chars:
+                message = _("{name}={raw} is longer than {most} characters; using its first {most}")
+            else:  # shorter than its minimum: the default
+                message = _("{name}={raw} is not {allowed} long; using {valid}")
+            shown = {"raw": _show(raw), "allowed": self.allowed(), "valid": _show(valid), "most": self.max_chars}
+            return valid, message.format(name=self.name, **shown)
         if valid != value:
             message = _("{name}={raw} is outside the allowed range ({allowed}); using {valid}")
             return valid, message.format(name=self.name, raw=_show(raw), allowed=self.allowed(), valid=_show(valid))
@@ -84,6 +94,10 @@ class ParamSpec:
             else:
                 text = _("{low} to {high}").format(low=_show(self.minimum), high=_show(self.maximum))
             return _("{range}: {reason}").format(range=text, reason=self.range_reason) if self.range_reason else text
+        if self.kind == "text":
+            if self.minimum:
+                return _("{low} to {high} characters").format(low=int(self.minimum), high=self.max_chars)
+            return _("at most {high} characters").format(high=self.max_chars)
         return self.kind
 
     def to_url(self, value: Any) -> str:
@@ -109,6 +123,9 @@ class ParamSpec:
             return tuple(self._clamp(float(v)) for v in value[: self.max_items])
         if self.kind in ("int", "float"):
             return self._clamp(value)
+        if self.kind == "text":
+            value = value[: self.max_chars]
+            return value if len(value) >= (self.minimum or 0) else self.default
         return value
 
     def _clamp(self, value):
@@ -124,8 +141,10 @@ class ParamSpec:
 def _parse_int(spec: ParamSpec, raw: Any) -> int:
     if isinstance(raw, bool):
         raise ValueError
-    number = float(raw) if isinstance(raw, str) else raw
-    if not math.isfinite(number) or float(number) != int(number):
+    if isinstance(raw, int):  # as it is: 10**40 is a whole number out of range, not a malformed one
+        return raw
+    number = float(raw)
+    if not math.isfinite(number) or not number.is_integer():
         raise ValueError
     return int(number)
 
@@ -183,8 +202,8 @@ def _show(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     if isinstance(value, tuple | list):
-        return ",".join(map(str, value))
-    return repr(value) if isinstance(value, str) else str(value)
+        return shorten(",".join(map(str, value)))
+    return quoted(value)
 
 
 def index_below(name: str, reason: str) -> Callable[[Mapping[str, Any]], tuple[int, int, str] | None]:

@@ -98,3 +98,39 @@ def test_parse_gives_the_value_or_refuses_saying_what_is_allowed():
         SEQ_LEN.parse("0")
     with pytest.raises(ValueError, match=r"^base='big' is not a valid number \(allowed: .* to .*\)$"):
         BASE.parse("big")
+
+
+@pytest.mark.parametrize("name", ["seq_len", "base", "heads", "rope_layout", "shared_scale", "sentence_a"])
+def test_a_long_value_is_echoed_shortened_with_its_length(name):
+    raw = "9" * 100_000 if PARAMS[name].kind != "text" else "word " * 20_000
+    _, message = PARAMS[name].coerce(raw)
+    assert message is not None and name in message
+    assert len(message) < 300, message
+    assert "100,000 characters" in message
+    assert raw[:40] in message and raw[:41] not in message
+
+
+def test_text_parameters_are_bounded_and_say_so():
+    texts = [spec for spec in PARAMS.values() if spec.kind == "text"]
+    assert {"sentence_a", "sentence_b", "schemes", "segments", "attention_text"} <= {spec.name for spec in texts}
+    for spec in texts:
+        assert 1 <= spec.max_chars <= 1000, spec.name
+        assert f"{spec.max_chars}" in spec.allowed(), spec.allowed()
+        assert len(spec.default) <= spec.max_chars
+    sentence = PARAMS["sentence_a"]
+    raw = "the cat sat " * 100  # 1,200 characters
+    value, message = sentence.coerce(raw)
+    assert value == raw[: sentence.max_chars]
+    assert "sentence_a=" in message and "1,200 characters" in message and raw[:41] not in message
+    assert sentence.coerce(raw[: sentence.max_chars]) == (raw[: sentence.max_chars], None)
+
+
+def test_an_empty_sentence_is_refused_for_the_default():
+    value, message = PARAMS["sentence_a"].coerce("")
+    assert value == PARAMS["sentence_a"].default and "sentence_a=''" in message
+
+
+@pytest.mark.parametrize("raw", [10**40, 10**400, "1e40", 1e40, "1" + "0" * 40])
+def test_a_huge_whole_number_is_out_of_range_not_malformed(raw):
+    value, message = SEQ_LEN.coerce(raw)
+    assert value == SEQ_LEN.maximum and "outside the allowed range" in message and len(message) < 200

@@ -57,8 +57,10 @@ def test_the_notes_and_the_notice_follow_the_shares():
 def test_too_long_a_text_names_the_argument():
     with pytest.raises(ValueError, match="attention_text.*at most 64 tokens"):
         _build(attention_text="word " * 80)
+    params, messages = registry.resolve_params(FIGURE, {"attention_text": "x" * 1001})
+    assert len(params["attention_text"]) == 1000 and "longer than 1000 characters" in messages[0]  # cut, and said
     with pytest.raises(ValueError, match="attention_text must be at most 1000 characters"):
-        _build(attention_text="x" * 1001)
+        registry.build(FIGURE, {**params, "attention_text": "x" * 1001})  # the builder refuses it too
 
 
 @needs_weights

@@ -14,6 +14,7 @@ register_param(
         "text",
         "The cat sat on the mat, and the dog watched it from the door.",
         N_("Sentence the model reads"),
+        max_chars=MAX_CHARACTERS,
         help=N_("Any English text of at most 64 tokens with [CLS] and [SEP] (WordPiece, lower-cased)."),  # MAX_TOKENS
     )
 )

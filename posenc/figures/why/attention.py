@@ -9,6 +9,7 @@ from plotly.subplots import make_subplots
 
 from posenc.figures.common import as_array
 from posenc.figures.params import ParamSpec, register_param
+from posenc.figures.plain_text import for_plotly
 from posenc.figures.registry import FigureResult, register
 from posenc.figures.theme import SEQUENTIAL_SCALE
 from posenc.i18n import N_, _
@@ -23,7 +24,11 @@ EXAMPLE_SENTENCES = {  # language -> (sentence A, sentence B): the same tokens, 
 }
 """The example pair the Why page opens on in each language (when its link sets no sentence)."""
 
-register_param(ParamSpec("sentence_a", "text", EXAMPLE_SENTENCES["en"][0], N_("Sentence A")))
+MAX_SENTENCE = 200  # characters of a sentence (32 tokens, the most a sentence may hold, fit in far fewer)
+
+register_param(
+    ParamSpec("sentence_a", "text", EXAMPLE_SENTENCES["en"][0], N_("Sentence A"), minimum=1, max_chars=MAX_SENTENCE)
+)
 
 
 register_param(
@@ -46,6 +51,8 @@ register_param(
         "text",
         EXAMPLE_SENTENCES["en"][1],
         N_("Sentence B"),
+        minimum=1,
+        max_chars=MAX_SENTENCE,
         help=N_("The same words in another order (Chinese: the same characters)."),
     )
 )
@@ -125,7 +132,7 @@ def attention_with_and_without_position(p: Mapping[str, Any]) -> FigureResult:
     drawn = {"A": (list(range(len(tokens_a))), tokens_a), "B": (order, tokens_b)}
     for row, results in enumerate(cases.values(), start=1):
         for col, ((rows, tokens), result) in enumerate(zip(drawn.values(), results, strict=True), start=1):
-            names = [f"{i}:{tokens[i]}" for i in rows]
+            names = [f"{i}:{for_plotly(tokens[i])}" for i in rows]
             fig.add_heatmap(
                 z=as_array(result.weights[rows][:, rows]),
                 x=names,
@@ -154,7 +161,7 @@ def attention_with_and_without_position(p: Mapping[str, Any]) -> FigureResult:
     }
     fig.update_layout(
         title=_("Attention weights of one head, d_model={d_model}").format(d_model=d_model)
-        + f"<br>A = {p['sentence_a']!r}<br>B = {p['sentence_b']!r}",
+        + f"<br>A = {for_plotly(repr(p['sentence_a']))}<br>B = {for_plotly(repr(p['sentence_b']))}",
         coloraxis={"colorscale": SEQUENTIAL_SCALE, "cmin": 0, "colorbar": colorbar},
         height=820,
         margin={"t": 130, "b": 150},

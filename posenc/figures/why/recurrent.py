@@ -10,6 +10,7 @@ from plotly.subplots import make_subplots
 
 from posenc.figures.common import LEGEND_BELOW, as_array
 from posenc.figures.params import ParamSpec, register_param
+from posenc.figures.plain_text import for_plotly
 from posenc.figures.registry import FigureResult, register
 from posenc.figures.theme import COLORWAY, DIVERGING_SCALE
 from posenc.figures.why.attention import _same_tokens, _tokens
@@ -75,7 +76,7 @@ def rnn_states(p: Mapping[str, Any]) -> FigureResult:
     fig = make_subplots(rows=1, cols=2, subplot_titles=("A", "B"), horizontal_spacing=0.12)
     data = {}
     for col, (name, tokens, states) in enumerate(zip("AB", run["tokens"], run["states"], strict=True), start=1):
-        steps = [f"{t}:{word}" for t, word in enumerate(tokens)]
+        steps = [f"{t}:{for_plotly(word)}" for t, word in enumerate(tokens)]
         fig.add_heatmap(
             z=as_array(states),
             x=list(range(states.shape[1])),
@@ -120,7 +121,7 @@ def rnn_states(p: Mapping[str, Any]) -> FigureResult:
 def rnn_against_attention(p: Mapping[str, Any]) -> FigureResult:
     run = rnn_and_attention(p)
     tokens_a = run["tokens"][0]
-    words = [f"{t}:{word}" for t, word in enumerate(tokens_a)]
+    words = [f"{t}:{for_plotly(word)}" for t, word in enumerate(tokens_a)]
     fig = go.Figure()
     for name, key, colour in (
         (_("RNN state"), "rnn_gap", COLORWAY[1]),
