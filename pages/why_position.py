@@ -8,7 +8,7 @@ from posenc.figures.why.attention import EXAMPLE_SENTENCES, example_pair
 from posenc.figures.why.recurrent import shared_prefix
 from posenc.figures.why.schemes import shown, translated_facts_table
 from posenc.i18n import N_, _
-from posenc.ui import controls, show
+from posenc.ui import controls, echo, show
 from posenc.ui.router import ensure_app_router
 from posenc.ui.sections import show_sections, what_to_notice
 
@@ -98,7 +98,7 @@ def all_at_once() -> None:
         _(
             "Without PE, B's heatmap (drawn in A's word order) is A's heatmap: *{query}* attends to *{key}* exactly "
             "as much in both sentences (the weights under the figure)."
-        ).format(query=example[0], key=example[1])
+        ).format(query=echo.plain(example[0]), key=echo.plain(example[1]))  # the reader's words: plain text
         if example is not None
         else _(
             "Without PE, B's heatmap (drawn in A's word order) is A's heatmap: each word attends to the same words, "

@@ -17,7 +17,7 @@ import streamlit as st
 
 from posenc.figures.params import PARAMS, ParamSpec
 from posenc.i18n import _
-from posenc.ui import state
+from posenc.ui import echo, state
 
 LARGE_INT_RANGE = 4096  # above this an int gets a number box instead of a slider
 PERSIST = "session"  # a control keeps its value when the reader switches pages and comes back
@@ -52,10 +52,10 @@ def control(
     raw = _render(spec, label, widget)
     value, message = spec.coerce(raw)
     if message:
-        st.warning(message, icon="⚠️")
+        echo.warning(message, icon="⚠️")
     notice = state.pop_notice(name)
     if notice:
-        st.warning(notice, icon="🔗")
+        echo.warning(notice)
     st.query_params[name] = spec.to_url(value)
     return value
 
@@ -146,7 +146,10 @@ def _render(spec: ParamSpec, label: str, widget: str) -> Any:
             help=(help_text or "") + " " + _("Comma-separated, {allowed}.").format(allowed=spec.allowed()),
         )
     if spec.kind == "text":
-        return st.text_input(label, key=key, persist_state=PERSIST, help=help_text)
+        allowed = _("Allowed: {allowed}.").format(allowed=spec.allowed())
+        return st.text_input(
+            label, key=key, persist_state=PERSIST, max_chars=spec.max_chars, help=f"{help_text or ''} {allowed}"
+        )
     if spec.kind == "int":
         widget = spec.widget if widget == "auto" else widget
         small = spec.maximum - spec.minimum <= LARGE_INT_RANGE

@@ -6,8 +6,9 @@ from __future__ import annotations
 import streamlit as st
 
 from posenc import i18n
+from posenc.figures.plain_text import shorten
 from posenc.i18n import _
-from posenc.ui import state
+from posenc.ui import echo, state
 
 KEY = "lang"
 
@@ -32,9 +33,9 @@ def picker() -> None:
     """The sidebar's language selector (its label in all three languages, so anyone can find it)."""
     st.selectbox("🌐 Language · 언어 · 语言", list(i18n.LANGUAGES), key=KEY, format_func=i18n.LANGUAGES.get)
     notice = state.pop_notice(KEY)
-    if notice:
+    if notice is not None:  # an empty lang= too
         message = _("From the link: lang={value!r} is not one of {choices}; using {default!r}.")
-        st.warning(message.format(value=notice, choices=", ".join(i18n.LANGUAGES), default=i18n.DEFAULT), icon="🔗")
+        echo.warning(message.format(value=shorten(notice), choices=", ".join(i18n.LANGUAGES), default=i18n.DEFAULT))
 
 
 # Korean is written with spaces between words, and a line breaks at a space, never inside a word (the browser's

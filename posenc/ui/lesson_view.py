@@ -12,8 +12,9 @@ import streamlit as st
 from posenc import i18n
 from posenc.figures.lessons import LESSONS_DIR, Lesson, Step, load_lessons
 from posenc.figures.params import PARAMS
+from posenc.figures.plain_text import shorten
 from posenc.i18n import _
-from posenc.ui import presenter, show
+from posenc.ui import echo, presenter, show
 
 LESSON, STEP = "lesson", "step"  # the link's parameters (step counts from 1)
 CURRENT = "lesson-current"  # session state: (lesson id, step number)
@@ -40,14 +41,14 @@ def _from_link(known: dict[str, Lesson]) -> tuple[str, int]:
         return first, 1
     if raw_lesson not in known:
         message = _("From the link: lesson={value!r} is not a lesson ({choices}); showing step 1 of {first!r}.")
-        st.session_state[NOTICE] = message.format(value=raw_lesson, choices=", ".join(known), first=first)
+        st.session_state[NOTICE] = message.format(value=shorten(raw_lesson), choices=", ".join(known), first=first)
         return first, 1
     if raw_step is None:
         return raw_lesson, 1
     count = len(known[raw_lesson].steps)
-    if not raw_step.isdigit() or not 1 <= int(raw_step) <= count:
+    if not (raw_step.isascii() and raw_step.isdigit() and len(raw_step) <= 4) or not 1 <= int(raw_step) <= count:
         message = _("From the link: step={value!r} is not a step of this lesson (1 to {count}); showing step 1.")
-        st.session_state[NOTICE] = message.format(value=raw_step, count=count)
+        st.session_state[NOTICE] = message.format(value=shorten(raw_step), count=count)
         return raw_lesson, 1
     return raw_lesson, int(raw_step)
 
@@ -71,7 +72,7 @@ def render() -> None:
     st.query_params[LESSON], st.query_params[STEP] = lesson.id, str(number)
     notice = st.session_state.pop(NOTICE, None)
     if notice:
-        st.warning(notice, icon="🔗")
+        echo.warning(notice)
     language = i18n.current()
     if presenter.active():
         st.caption(f"{lesson.title[language]} · " + _("step {k} of {n}").format(k=number, n=len(lesson.steps)))

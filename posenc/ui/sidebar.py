@@ -5,8 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from posenc.figures.params import PARAMS
+from posenc.figures.plain_text import quoted
 from posenc.i18n import _
-from posenc.ui import config_reader, language, model_id, state
+from posenc.ui import config_reader, echo, language, model_id, state
 from posenc_core.device import available_devices, resolve_device
 
 DEVICE_CHOICES = PARAMS["device"].choices
@@ -29,8 +30,8 @@ def _from_url(key: str, choices, default: str) -> None:
     if raw not in choices:
         state.add_notice(
             key,
-            _("From the link: {key}={raw!r} is not one of the choices; using {default!r}.").format(
-                key=key, raw=raw, default=default
+            _("From the link: {key}={raw} is not one of the choices; using {default}.").format(
+                key=key, raw=quoted(raw), default=quoted(default)
             ),
         )
         raw = default
@@ -90,4 +91,4 @@ def _theme_picker() -> None:
 def _show_notice(key: str) -> None:
     notice = state.pop_notice(key)
     if notice:
-        st.warning(notice, icon="🔗")
+        echo.warning(notice)
