@@ -4,8 +4,12 @@ its limits."""
 
 from __future__ import annotations
 
+import gc
+import hashlib
+
 import numpy as np
 
+from posenc.figures.learned import sources
 from posenc_core.learned import MAX_TABLE_ELEMENTS
 from tests.hostile_tables import hostile_tables, npy_bytes, reset_peak, status_kib
 from tests.pages.conftest import assert_healthy, chart_specs, open_page, titles, warning_text
@@ -89,3 +93,14 @@ def test_the_uploader_states_its_limits():
     said = at.file_uploader(key="table_file").help
     assert f"{MAX_TABLE_ELEMENTS:,}" in said and "32 MiB" in said  # the largest table, in values and in float32
     assert "65 MB" in said  # the server's maxUploadSize (.streamlit/config.toml)
+
+
+def test_a_sessions_table_is_freed_when_the_session_ends():
+    data = npy_bytes(_table(9))
+    at = _upload(open_page("learned", {"table_source": "upload"}), "gone.npy", data)
+    assert_healthy(at)
+    content = hashlib.sha256(data).hexdigest()
+    assert content in sources._shared  # held while the session lives (and shared with any session uploading it)
+    del at
+    gc.collect()
+    assert content not in sources._shared
