@@ -26,9 +26,11 @@ _AUTOLINK = re.compile(r"(?i)(?<=[a-z])(?=://)|(?<=www)(?=\.)|(?<=@)")
 _BREAK = "\u200b"  # zero-width space: invisible, and no autolink spans it
 
 
-def plain(text: str) -> str:
-    """``text`` as markdown that renders as the text itself, on one line, at most :data:`MAX_ECHO` characters."""
-    text = shorten(" ".join(text.split()), MAX_ECHO * 3 // 8)  # 300 characters: escaped, at most twice as long
+def plain(text: str, most: int | None = MAX_ECHO * 3 // 8) -> str:
+    """``text`` as markdown that renders as the text itself, on one line; its first ``most`` characters (300:
+    escaped, at most :data:`MAX_ECHO`) and its length, or all of it for ``most=None`` (a figure's own notes)."""
+    text = " ".join(text.split())
+    text = shorten(text, most) if most is not None else text
     text = _ACTIVE.sub(lambda match: "\\" + match.group(), text)
     text = _LONE_UNDERSCORE.sub(r"\\_", text)
     text = _BLOCK_START.sub(lambda match: match.group()[:-1] + "\\" + match.group()[-1], text)

@@ -54,3 +54,4 @@ def test_an_echo_is_bounded():
     echoed = plain("From the link: " + "x" * 100_000)
     assert len(echoed) <= MAX_ECHO and "100,015 characters" in echoed
     assert len(plain("<" * 100_000)) <= MAX_ECHO and len(plain("http://a.b " * 10_000)) <= MAX_ECHO
+    assert unescape(plain("a_note " * 100, most=None)) == " ".join(["a_note"] * 100)  # a figure's note: all of it
