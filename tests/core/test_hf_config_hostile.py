@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from posenc_core._hf_reader import LIMITS
 from posenc_core.hf_config import MAX_CONFIG_BYTES, MAX_NESTING, from_hf_config
 from tests.core.hf_config_helpers import LLAMA
 
@@ -164,3 +165,35 @@ def test_the_values_of_a_hostile_but_valid_config_are_the_ones_read():
     assert reading.preset.max_position_embeddings == 10_485_760
     assert reading.preset.rope_theta == 1e7
     assert reading.preset.context_length == 10_485_760
+
+
+BAD_VALUES = (True, "4096", ["x"], [1], {"a": 1}, 10**30, -1, 0, 1e308, float("nan"), [[1]], "", [True] * 3)
+BASES = {
+    "llama": LLAMA,
+    "yarn": _scaled(),
+    "phi3": PHI3,
+    "gemma3": GEMMA3,
+    "llama4": LLAMA4,
+    "mpt": {"model_type": "mpt", "d_model": 64, "n_heads": 4, "attn_config": {"alibi": True}},
+    "t5": {"model_type": "t5", "d_model": 64, "num_heads": 4, "relative_attention_num_buckets": 32},
+}
+EXTRA_KEYS = ("no_rope_layers", "layer_types", "architectures", "_name_or_path", "position_embedding_type")
+
+
+def test_every_key_the_reader_uses_with_every_wrong_type_is_read_or_a_value_error():
+    """Each key of the reader's LIMITS (and the list keys it checks itself), set to each hostile value, at the top
+    level of configs of every family, in the scaling block of YaRN and LongRoPE, in MPT's attn_config: a reading or
+    a ValueError with a short message, never another exception."""
+    for name, base in BASES.items():
+        for key in (*LIMITS, *EXTRA_KEYS):
+            for bad in BAD_VALUES:
+                configs = [{**base, key: bad}]
+                if "rope_scaling" in base:
+                    configs.append({**base, "rope_scaling": {**base["rope_scaling"], key: bad}})
+                if name == "mpt":
+                    configs.append({**base, "attn_config": {**base["attn_config"], key: bad}})
+                for config in configs:
+                    try:
+                        from_hf_config(config)
+                    except ValueError as error:
+                        assert len(str(error)) < 400, str(error)
