@@ -9,9 +9,9 @@ import binascii
 import zlib
 
 from posenc.i18n import _
+from posenc_core.hf_config import MAX_CONFIG_BYTES  # a decoded config larger than the reader takes is refused
 
 MAX_LINK_CHARS = 6000  # the ?config= value; browsers and servers take URLs of 8 KB and more
-MAX_CONFIG_BYTES = 1_000_000  # a decoded config larger than this is refused (a link cannot inflate into a bomb)
 
 
 def encode(text: str | bytes) -> str | None:
