@@ -8,6 +8,7 @@ import gc
 import hashlib
 
 import numpy as np
+import pytest
 
 from posenc.figures.learned import sources
 from posenc_core.learned import MAX_TABLE_ELEMENTS
@@ -104,3 +105,13 @@ def test_a_sessions_table_is_freed_when_the_session_ends():
     del at
     gc.collect()
     assert content not in sources._shared
+
+
+@pytest.mark.parametrize(
+    ("lang", "lost", "limit"), [("ko", "다시 업로드하라", "업로드 한도"), ("zh-CN", "请重新上传", "上传上限")]
+)
+def test_the_lost_table_and_the_limits_are_said_in_the_readers_language(lang, lost, limit):
+    at = open_page("learned", {"table_source": "upload", "upload_sha256": "cd" * 32, "lang": lang})
+    assert not at.exception
+    assert "cdcdcdcdcdcd" in warning_text(at) and lost in warning_text(at)
+    assert limit in at.file_uploader(key="table_file").help and "65 MB" in at.file_uploader(key="table_file").help
