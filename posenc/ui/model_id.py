@@ -14,8 +14,9 @@ import streamlit as st
 import torch
 
 from posenc import i18n
+from posenc.figures.plain_text import shorten
 from posenc.i18n import N_, _
-from posenc.ui import tables
+from posenc.ui import echo, tables
 from posenc_core import hub, hub_tables
 from posenc_core.hf_config import ConfigReading
 
@@ -45,9 +46,9 @@ def show_error(error: ValueError, model_id: str) -> None:
     if i18n.current() != i18n.DEFAULT:
         for kind, summary in SUMMARIES.items():
             if isinstance(error, kind):
-                st.error(_(summary).format(model=model_id), icon="🚫")
+                st.error(echo.plain(_(summary).format(model=shorten(model_id))), icon="🚫")
                 return
-    st.error(str(error), icon="🚫")
+    st.error(echo.plain(str(error)), icon="🚫")  # the id may come from a link: plain text, shortened
 
 
 @st.cache_data(max_entries=64, ttl=3600, show_spinner=False)
