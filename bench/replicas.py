@@ -152,7 +152,7 @@ def wait_servers_up(cluster: Cluster, timeout: float) -> None:
             raise RuntimeError(f"haproxy exited with status {cluster.haproxy.returncode}: see {cluster.logs[-1]}")
         with contextlib.suppress(OSError):
             states = cluster.servers_up()
-            if states and all(state == "UP" for state in states.values()):
+            if states and all(state.startswith("UP") for state in states.values()):
                 return
         time.sleep(0.3)
     raise RuntimeError(f"haproxy did not see every replica up within {timeout:.0f} s: {states}")
