@@ -9,7 +9,7 @@ from posenc.figures.learned import sources as learned_sources
 from posenc.figures.learned.versus import comparison_rows
 from posenc.figures.params import defaults
 from posenc.i18n import N_, _
-from posenc.ui import controls, model_id, show, tables
+from posenc.ui import controls, echo, model_id, show, tables
 from posenc.ui.router import ensure_app_router
 from posenc.ui.sections import show_sections, what_to_notice
 
@@ -63,7 +63,7 @@ elif source == "upload":
             _(
                 "Read **{name}** from the Hugging Face Hub: {rows:,} positions x {channels:,} channels (the "
                 "safetensors header and this tensor only). A shared link fetches it again."
-            ).format(name=from_hub.name, rows=from_hub.shape[0], channels=from_hub.shape[1])
+            ).format(name=echo.plain(from_hub.name), rows=from_hub.shape[0], channels=from_hub.shape[1])
         )
     elif upload is None and lost is not None:
         ready = False
@@ -83,7 +83,7 @@ elif source == "upload":
         except ValueError as error:
             ready = False
             tables.name_in_link("")
-            st.error(f"{upload.name}: {error}", icon="🚫")
+            st.error(echo.plain(f"{upload.name}: {error}", most=600), icon="🚫")  # names in it are the file's
         else:
             params["upload_sha256"] = read.sha256
             tables.name_in_link(read.sha256)
@@ -92,7 +92,7 @@ elif source == "upload":
                     "Read **{name}**: {rows:,} positions x {channels:,} channels. Pickled Python objects are never "
                     "loaded. A shared link keeps every setting but not the file: whoever opens it must upload the "
                     "file again."
-                ).format(name=upload.name, rows=read.shape[0], channels=read.shape[1])
+                ).format(name=echo.plain(upload.name), rows=read.shape[0], channels=read.shape[1])
             )
 if source != "upload":
     model_id.forget_table_model()

@@ -115,3 +115,19 @@ def test_the_lost_table_and_the_limits_are_said_in_the_readers_language(lang, lo
     assert not at.exception
     assert "cdcdcdcdcdcd" in warning_text(at) and lost in warning_text(at)
     assert limit in at.file_uploader(key="table_file").help and "65 MB" in at.file_uploader(key="table_file").help
+
+
+def test_markup_in_a_file_or_tensor_name_is_shown_as_text():
+    link = "[Session expired: log in](http://127.0.0.1:9/login)"
+    tensors = {f"{link}.a": np.zeros((4, 4), np.float32), f"{link}.b": np.zeros((4, 4), np.float32)}
+    buffer = __import__("io").BytesIO()
+    np.savez(buffer, **tensors)
+    at = _upload(open_page("learned", {"table_source": "upload"}), "two.npz", buffer.getvalue())
+    (error,) = at.error
+    assert "key= one of" in error.value and link not in error.value  # escaped: no markdown link
+    assert "\\[Session expired: log in\\]" in error.value
+    named = '<a href="http://127.0.0.1:9/">x</a>.npy'
+    at = _upload(open_page("learned", {"table_source": "upload"}), named, npy_bytes(_table(2)))
+    assert_healthy(at)
+    assert "<a href" not in titles(at)[0] and "&lt;a href" in titles(at)[0]  # drawn as characters by Plotly
+    assert "Read **\\<a href" in "".join(caption.value for caption in at.caption)  # escaped: shown as written

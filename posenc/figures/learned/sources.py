@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 import torch
 
+from posenc.figures.plain_text import for_plotly
 from posenc.i18n import _
 from posenc_core import learned
 from posenc_core.device import resolve_device
@@ -136,7 +137,8 @@ def load(p: Mapping[str, Any]) -> tuple[torch.Tensor, str]:
                     "cannot carry an uploaded file)"
                 ).format(digest=p["upload_sha256"][:12] or "(none)")
             )
-        return kept.table.to(resolve_device(p["device"])), _("uploaded {name}").format(name=kept.name)
+        # the name is the reader's file name or a tensor name from a model's header: text, never Plotly markup
+        return kept.table.to(resolve_device(p["device"])), _("uploaded {name}").format(name=for_plotly(kept.name))
     if source not in learned.BUILTIN_SOURCES:
         known = ", ".join(learned.BUILTIN_SOURCES)
         raise ValueError(
