@@ -14,11 +14,12 @@ from typing import Any
 import streamlit as st
 
 from posenc.i18n import _
-from posenc.ui import config_link, model_id, state
+from posenc.ui import config_link, echo, model_id, state
 from posenc_core.hf_config import MAX_CONFIG_BYTES, ConfigReading, from_hf_config
 
 SHOWN_ITEMS = 5  # items of a long list shown under "What was read"; the rest is counted
 SHOWN_CHARS = 200  # characters of a long text shown there
+ECHO_CHARS = 600  # characters of a reader's sentence echoed (they quote the config: shown as plain text)
 _SEEN = "_config_reader_seen"  # set once this session has drawn the sidebar's preset part
 _LOST = "_config_lost"  # the session opened on a link that chose a config and held none
 
@@ -62,7 +63,7 @@ def render() -> None:
     st.session_state.pop(_LOST, None)
     reading, error = _read(hashlib.sha256(text.encode() if isinstance(text, str) else text).hexdigest(), text)
     if error is not None:
-        st.error(f"config.json: {error}", icon="🚫")
+        st.error(echo.plain(f"config.json: {error}", ECHO_CHARS), icon="🚫")
         _forget_reading()
         return
     _use(reading)
@@ -115,11 +116,11 @@ def _use(reading) -> None:
     if previous is None or previous.preset != reading.preset:
         state.reset_preset_params()
         st.rerun()
-    st.success(_("Read {name}").format(name=reading.preset.name))
+    st.success(_("Read {name}").format(name=echo.plain(reading.preset.name)))
     for sentence in reading.preset.notes:
-        st.caption(f"✓ {sentence}")
+        st.caption(f"✓ {echo.plain(sentence, ECHO_CHARS)}")
     for sentence in reading.unread:
-        st.caption(f"• {sentence}")
+        st.caption(f"• {echo.plain(sentence, ECHO_CHARS)}")
     with st.expander(_("What was read"), expanded=False):
         st.json(summarised(reading.read), expanded=False)
 
@@ -138,7 +139,7 @@ def _config_from_link() -> None:
     try:
         st.session_state["config_text"] = config_link.decode(st.query_params["config"])
     except ValueError as error:
-        st.warning(_("From the link: {error}; upload or paste the config.json again.").format(error=error), icon="🔗")
+        echo.warning(_("From the link: {error}; upload or paste the config.json again.").format(error=error))
 
 
 def _config_into_link(text: str | bytes) -> None:

@@ -119,3 +119,15 @@ def test_a_link_that_chose_a_config_but_holds_none_says_so():
     chosen.selectbox(key="preset").set_value("config").run()
     assert not any("does not hold the config" in warning.value for warning in chosen.sidebar.warning)
     assert any("Upload or paste" in info.value for info in chosen.sidebar.info)
+
+
+def test_values_from_a_config_show_as_plain_text_not_markdown():
+    """A config's name and values reach the sidebar's messages: markdown in them (a remote image, a link) is shown
+    as written, never rendered."""
+    named = {**LLAMA, "_name_or_path": "![x](http://127.0.0.1:9/i.png) [log in](http://127.0.0.1:9/)"}
+    at = open_page("sinusoidal", {"preset": "config", "config": config_link.encode(json.dumps(named))})
+    said = "\n".join(s.value for s in at.sidebar.success)
+    assert "log in" in said and "![x](" not in said and "[log in](" not in said
+    typed = {**LLAMA, "model_type": ["[log in](http://127.0.0.1:9/)"]}
+    at = open_page("sinusoidal", {"preset": "config", "config": config_link.encode(json.dumps(typed))})
+    assert "model_type must be a name" in _errors(at) and "[log in](" not in _errors(at)
