@@ -3,6 +3,8 @@ read (zip bombs cost no memory), pickles never run, and every refusal says why i
 
 from __future__ import annotations
 
+import io
+import struct
 import zipfile
 
 import numpy as np
@@ -10,6 +12,7 @@ import pytest
 import torch
 
 from posenc_core.learned import MAX_TABLE_ELEMENTS, load_table
+from posenc_core.table_files import MAX_ZIP_MEMBERS
 from tests.hostile_tables import (
     GIB,
     corrupt_npz,
@@ -155,3 +158,22 @@ def test_the_largest_table_in_float64_a_file_at_the_upload_limit_is_read_within_
     assert loaded.shape == table.shape and loaded.dtype == torch.float32
     assert float(loaded[1023, -1]) == pytest.approx(table[1023, -1], rel=1e-6)
     assert growth < 2 * len(data) / 1024, f"reading a {len(data) >> 20} MiB file took {growth >> 10} MiB at its peak"
+
+
+def test_zip_directories_and_npy_headers_that_lie_are_refused_by_what_they_declare():
+    many = io.BytesIO()
+    with zipfile.ZipFile(many, "w") as archive:  # a directory bomb: entries cost memory before any is read
+        for n in range(MAX_ZIP_MEMBERS + 1):
+            archive.writestr(f"{n}.npy", b"")
+    with pytest.raises(ValueError, match=rf"many\.npz.*zip of {MAX_ZIP_MEMBERS + 1:,} entries"):
+        load_table((many.getvalue(), "many.npz"))
+    real = zipfile.ZipFile(io.BytesIO(torch_bytes({"wpe": torch.zeros(2, 2)})))
+    members = [(info.filename, real.read(info), zipfile.ZIP_STORED, info.file_size) for info in real.infolist()]
+    members[-1] = (members[-1][0], members[-1][1], zipfile.ZIP_STORED, GIB)  # stored, yet claiming 1 GiB
+    with pytest.raises(ValueError, match=r"liar\.pt.*declares 1,073,741,824 bytes uncompressed but stores"):
+        load_table((zip_of(members), "liar.pt"))
+    with pytest.raises(ValueError, match=r"v3\.npy.*format version \(3, 0\) is not read"):
+        load_table((b"\x93NUMPY\x03\x00" + bytes(64), "v3.npy"))
+    header = b"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), 'extra': __import__('os')}"
+    with pytest.raises(ValueError, match=r"code\.npy' could not be read as \.npy: malformed"):  # never evaluated
+        load_table((b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header, "code.npy"))
