@@ -38,8 +38,8 @@ KINDS = {  # the value of the i-th of n parameters of a page's link
     "long": lambda i, n: "Z" * min(100_000, QUERY_LIMIT // n - 100),  # 100 KB, or as much as the link can hold
     "markup": lambda i, n: MARKUP,
 }
-SIDEBAR = ("device", "theme", "preset", "lang", "model")  # on every page (not all are figure parameters); no kind
-# of value is a model id (org/name), so ?model= is refused before any fetch
+SIDEBAR = ("device", "theme", "preset", "lang", "model", "config")  # on every page (not all are figure parameters);
+# no kind of value is a model id (org/name), so ?model= is refused before any fetch
 TEXTS = {name for name, spec in PARAMS.items() if spec.kind == "text"}
 TEXT_ELEMENTS = ("markdown", "caption", "warning", "error", "info", "success", "title", "header", "subheader", "toast")
 RENDER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])  # raw HTML passed through
