@@ -4,10 +4,11 @@ import streamlit as st
 
 from posenc import figures  # noqa: F401  (registers every figure and parameter)
 from posenc.i18n import _
-from posenc.ui import language, presenter, sidebar
+from posenc.ui import language, presenter, sidebar, warmup
 from posenc.ui.lesson_view import LESSON
 from posenc.ui.navigation import PAGES, SECTIONS
 
+warmup.start_in_this_server()  # once per process: the server opens its pages itself, so learners find them built
 language.choose()  # before any text: page titles, the sidebar and the page are made in the reader's language
 st.set_page_config(
     page_title=_("posenc: positional encodings"),

@@ -1,4 +1,5 @@
-"""`make loadtest`: a class opening the app at once, measured with protocol-level clients (bench/stream_client.py).
+"""`make loadtest`: a class opening the app at once, measured with protocol-level clients
+(posenc/serve/stream_client.py).
 
     python -m bench.loadtest [--short] [--sizes 1,10,50,100] [--replicas N] [--soak MINUTES]
 
@@ -31,7 +32,7 @@ from bench import procstat
 from bench.loadtest_report import render_markdown
 from bench.replicas import Cluster, running_replicas
 from bench.scenarios import PAGES, SCENARIOS
-from bench.stream_client import open_link
+from posenc.serve.stream_client import open_link
 from posenc.ui.navigation import PAGES as PAGE_ENTRIES
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,7 +15,7 @@ import time
 
 from bench import procstat
 from bench.replicas import find_haproxy, running_replicas
-from bench.stream_client import open_link
+from posenc.serve.stream_client import open_link
 
 BUDGET_MB = 1536  # per replica: bench/run.py's memory target for one server process
 WORKERS = 4

@@ -81,6 +81,19 @@ def streamlit_argv(argv: list[str]) -> list[str]:
     return ["run", str(app_script()), *settings, *where, *args.extra]
 
 
+def served_at(run_argv: list[str]) -> tuple[str, int, str]:
+    """(address, port, base URL path) the server of ``streamlit run RUN_ARGV`` listens on: the last value of each
+    option, given as ``--name=value`` or ``--name value``."""
+    found = {"server.address": "127.0.0.1", "server.port": "8501", "server.baseUrlPath": ""}
+    for index, arg in enumerate(run_argv):
+        name, equals, value = arg.removeprefix("--").partition("=")
+        if name in found and arg.startswith("--"):
+            if not equals and index + 1 < len(run_argv):
+                value = run_argv[index + 1]
+            found[name] = value
+    return found["server.address"], int(found["server.port"]), found["server.baseUrlPath"]
+
+
 def app_script() -> Path:
     """The app's main script: the installed copy, or a source tree's app.py."""
     return INSTALLED_APP if INSTALLED_APP.is_file() else SOURCE_APP
@@ -93,8 +106,11 @@ def _flag(value: object) -> str:
 def _app(argv: list[str]) -> int:
     from streamlit.web import cli as streamlit_cli
 
+    from posenc.ui import warmup
+
     run_argv = streamlit_argv(argv)
     print(f"posenc {version()}: starting the dashboard ({app_script()})", flush=True)
+    warmup.start(warmup.local_url(*served_at(run_argv)))  # the figure cache, as soon as the server answers
     streamlit_cli.main(args=run_argv, prog_name="posenc app")  # serves until stopped, then exits the process
     return 0
 

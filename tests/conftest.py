@@ -4,10 +4,15 @@ served app (``app.py`` on every rerun; components scanned once per process)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 import torch
 
 import bench.app_test  # noqa: F401  (its patches apply to every AppTest)
+
+# Apps the tests start do not warm their figure cache (ui.warmup) unless a test asks: it would compete with them.
+os.environ.setdefault("POSENC_WARMUP", "off")
 
 DEVICES = [
     pytest.param("cpu", id="cpu"),

@@ -97,3 +97,15 @@ def test_python_dash_m_posenc_is_the_command():
     )
     assert shown.returncode == 0, shown.stderr
     assert "500000" in shown.stdout
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ([], ("127.0.0.1", 8501, "")),
+        (["--host", "0.0.0.0", "--port", "9000"], ("0.0.0.0", 9000, "")),
+        (["--port", "9000", "--", "--server.port", "9100", "--server.baseUrlPath=class"], ("127.0.0.1", 9100, "class")),
+    ],
+)
+def test_the_warm_up_is_aimed_at_the_address_and_port_the_server_will_listen_on(extra, expected):
+    assert cli.served_at(cli.streamlit_argv(extra)) == expected

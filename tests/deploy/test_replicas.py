@@ -17,7 +17,7 @@ import urllib.request
 import numpy as np
 
 from bench.replicas import COMPOSE_CFG, COMPOSE_REPLICAS, compose_config, render_config, running_replicas
-from bench.stream_client import SessionResult, StreamSession, fetch_page, http_request, open_link, upload_file
+from posenc.serve.stream_client import SessionResult, StreamSession, fetch_page, http_request, open_link, upload_file
 from tests.deploy.conftest import require_haproxy
 
 LINK = "/rope?seq_len=96&base=20000"

@@ -1,4 +1,5 @@
-"""A protocol-level Streamlit client (no browser): what one learner's tab does when it opens a link.
+"""A protocol-level Streamlit client (no browser): what one learner's tab does when it opens a link. The server
+opens its own pages with it to warm its figure cache (posenc.ui.warmup); the load test opens many at once.
 
 It does what Streamlit 1.6x's frontend does (``frontend/connection/src/WebsocketConnection.tsx`` and
 ``App.tsx``'s ``sendRerunBackMsg``): GET the page (behind HAProxy this sets the affinity cookie) and the health

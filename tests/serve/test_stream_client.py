@@ -1,4 +1,4 @@
-"""The load test's protocol-level client (bench/stream_client.py) against a served app: it sees a page's figure,
+"""The load test's protocol-level client (posenc/serve/stream_client.py) against a served app: it sees a page's figure,
 and it reports a page that raises or shows ``st.error`` as an error (the load test counts them)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from bench.app_server import running_app
-from bench.stream_client import open_link, split_link
+from posenc.serve.stream_client import open_link, split_link
 
 APP = """
 import plotly.graph_objects as go
