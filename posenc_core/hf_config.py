@@ -108,7 +108,7 @@ def _load(config: Any) -> Mapping[str, Any]:
         except UnicodeDecodeError as error:
             raise ValueError(f"config is not UTF-8 text ({error.reason} at byte {error.start})") from None
     if isinstance(config, str):
-        _check_size(len(config))
+        _check_size(len(config) if config.isascii() else len(config.encode("utf-8", "surrogatepass")))
         try:
             config = json.loads(config, parse_int=_whole_number)
         except json.JSONDecodeError as error:

@@ -33,6 +33,7 @@ def render() -> None:
         type=["json"],
         key="config_file",
         help=_("A model's config.json (a few KB; at most {limit})").format(limit=limit),
+        max_upload_size=max(1, MAX_CONFIG_BYTES >> 20),  # MB: the browser refuses a larger file before sending it
     )
     model = model_id.config_model_box()
     by_model = uploaded is None and bool(model)
