@@ -1,10 +1,10 @@
 """N Streamlit replicas of the app behind HAProxy, on one machine: `make class` (``python -m bench.replicas``).
 
 Python's GIL keeps one Streamlit process on one core, so a class is served by one process per core behind a load
-balancer. Each replica is ``streamlit run app.py`` on a loopback port with the repository's serving settings
-(``.streamlit/config.toml``) and one ``server.cookieSecret`` shared by all, generated at each start (Streamlit signs
-its auth cookies with it: a cookie one replica signed is valid on all; passed in the environment, as Streamlit
-1.67 refuses it on the command line). HAProxy (Debian's package) listens on
+balancer. Each replica is ``posenc app`` on a loopback port, with the serving settings of ``.streamlit/config.toml``
+and its figure cache warmed as it starts (``posenc.ui.warmup``), and one ``server.cookieSecret`` shared by all,
+generated at each start (Streamlit signs its auth cookies with it: a cookie one replica signed is valid on all;
+passed in the environment, as Streamlit 1.67 refuses it on the command line). HAProxy (Debian's package) listens on
 HOST:PORT with the configuration ``deploy/haproxy.cfg.template`` rendered here: cookie affinity, websocket
 tunnels, health checks on ``/_stcore/health``, redispatch away from a dead replica. Why each setting is there:
 docs/DEPLOY.md, "A class on one machine".
@@ -57,7 +57,7 @@ def compose_config() -> str:
 
 @dataclass
 class Replica:
-    """One ``streamlit run app.py`` process: its name (the affinity cookie's value), port, process and log."""
+    """One ``posenc app`` process: its name (the affinity cookie's value), port, process and log."""
 
     name: str
     port: int
@@ -115,12 +115,8 @@ def _die_with_parent() -> None:
 
 def start_replica(name: str, port: int, cookie_secret: str, log_dir: Path) -> Replica:
     """Start one replica on 127.0.0.1:port (not yet healthy: see ``wait_healthy``)."""
-    command = [
-        *(sys.executable, "-m", "streamlit", "run", "app.py"),
-        *("--server.headless", "true", "--server.address", "127.0.0.1", "--server.port", str(port)),
-        *("--server.fileWatcherType", "none"),
-        *("--browser.gatherUsageStats", "false"),
-    ]
+    # `posenc app`: the serving settings, and the figure cache warmed as the replica starts (posenc.ui.warmup)
+    command = [sys.executable, "-m", "posenc", "app", "--host", "127.0.0.1", "--port", str(port)]
     # Streamlit 1.67 refuses --server.cookieSecret on the command line (it would show in `ps`): the environment.
     env = {**os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": cookie_secret}
     log_path = log_dir / f"replica-{name}-{port}.log"
