@@ -63,8 +63,10 @@ def load_table(
     ``source``: a path, ``(data: bytes, filename)``, or an upload-like object with ``.name`` and
     ``.getvalue()`` or ``.read()`` (Streamlit's UploadedFile). In files with several tensors it takes ``key``,
     else the only 2-D floating tensor, else the only one whose name says position ("position", "wpe",
-    "pos_emb"); otherwise a ValueError lists the candidates. The table must be 2-D, non-empty, numeric,
-    finite and at most ``max_elements`` values. Returns (L, d) in ``dtype`` (float32 by default).
+    "pos_emb"); otherwise a ValueError lists the candidates. The table must be 2-D, non-empty, real numbers,
+    finite, of magnitude at most ``MAX_ABS_VALUE`` and at most ``max_elements`` values. What the file declares is
+    checked before its data are read (:mod:`posenc_core.table_files`): a zip bomb or a header claiming terabytes
+    costs no memory, and a pickle never runs. Returns (L, d) in ``dtype`` (float32 by default).
     """
     name, data = table_files.open_source(source)
     suffix = Path(name).suffix.lower()
