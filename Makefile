@@ -30,13 +30,15 @@ $(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt constraints.txt
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
 
-# Serving settings in .streamlit/config.toml; this machine only unless HOST=0.0.0.0 (a class on the same network).
+# `posenc app`: the serving settings of .streamlit/config.toml and the figure cache warmed as the server starts;
+# this machine only unless HOST=0.0.0.0 (a class on the same network; `make class` for one replica per core).
 run: install
-	$(PY) -m streamlit run app.py --server.address $(HOST) --server.port $(PORT)
+	$(PY) -m posenc app --host $(HOST) --port $(PORT)
 
-# While editing the code: reload on save (the file watcher, off when serving).
+# While editing the code: reload on save (the file watcher, off when serving); no warm-up, which each reload repeats.
 dev: install
-	$(PY) -m streamlit run app.py --server.address $(HOST) --server.port $(PORT) --server.fileWatcherType auto --server.runOnSave true
+	POSENC_WARMUP=off $(PY) -m streamlit run app.py --server.address $(HOST) --server.port $(PORT) --server.fileWatcherType auto \
+		--server.runOnSave true
 
 # After a deliberate upgrade of requirements: pin what the virtual environment now holds.
 lock: install-dev
