@@ -71,7 +71,7 @@ elif source == "upload":
             _(
                 "This link names an uploaded table ({digest}…) that is not on this server: the app was restarted or "
                 "moved, or the link was shared, and a link cannot carry a file. Please upload it again."
-            ).format(digest=lost[:12]),
+            ).format(digest=echo.plain(lost[:12])),  # a link's text: shown as written
             icon="📂",
         )
     elif upload is None:
