@@ -19,10 +19,10 @@ import streamlit as st
 from posenc.figures.plain_text import shorten
 
 MAX_ECHO = 800  # characters of an echoed message, escapes included
-_ACTIVE = re.compile(r"[\\`*\[\]<>!|~$&#{}]")  # escaped wherever they stand
+_ACTIVE = re.compile(r"[\\`*\[\]<>|~$&#{}]")  # escaped wherever they stand (an image's "!" needs its "[")
 _LONE_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")  # "_" not between two letters/digits can emphasise
 _BLOCK_START = re.compile(r"^([-+=]|\d+[.)])")  # a list item or a setext underline, at the start of the text
-_AUTOLINK = re.compile(r"(?i)(?<=[a-z])(?=://)|(?<=www)(?=\.)|(?<=@)")
+_AUTOLINK = re.compile(r"(?i)(?<=[a-z])(?=://)|(?<=www)(?=\.)|(?<=@)(?=[-\w]+\.[-\w])")  # scheme, www., e-mail
 _BREAK = "\u200b"  # zero-width space: invisible, and no autolink spans it
 
 
