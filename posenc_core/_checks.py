@@ -51,7 +51,7 @@ def check_choice(name: str, value: Any, choices: Iterable[str]) -> str:
     """Return ``value`` if it is one of ``choices``, else raise ``ValueError`` listing them."""
     choices = tuple(choices)
     if value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))} (got {value!r})")
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))} (got {shown(value)})")
     return value
 
 

@@ -72,7 +72,8 @@ def render() -> None:
 
 
 def forget_config_link() -> None:
-    """Take a pasted config (``?config=``) out of the link."""
+    """Take a pasted config (``?config=``) out of the link. The sidebar calls it on every run with another preset,
+    so a session that picks "From a config.json" later is not taken for one that opened on a link without it."""
     st.session_state[_SEEN] = True
     if "config" in st.query_params:
         del st.query_params["config"]

@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from posenc_core._checks import check_choice, check_float, check_int
 from posenc_core._hf_reader import LIMITS
 from posenc_core.hf_config import MAX_CONFIG_BYTES, MAX_NESTING, from_hf_config
 from tests.core.hf_config_helpers import LLAMA
@@ -197,3 +198,17 @@ def test_every_key_the_reader_uses_with_every_wrong_type_is_read_or_a_value_erro
                         from_hf_config(config)
                     except ValueError as error:
                         assert len(str(error)) < 400, str(error)
+
+
+def test_shared_checks_shorten_what_they_quote():
+    """The core's checks quote a value in their message: a hostile one (100 KB of text, a 2M-item list, a 400-digit
+    number) is quoted shortened, so no message grows with its input."""
+    for check in (
+        lambda value: check_choice("rope_type", value, ("yarn", "linear")),
+        lambda value: check_int("seq_len", value, minimum=1, maximum=10),
+        lambda value: check_float("base", value, greater_than=1.0, maximum=1e18),
+    ):
+        for value in ("x" * 100_000, list(range(2_000_000)), 10**400, -(10**400)):
+            with pytest.raises(ValueError) as error:
+                check(value)
+            assert len(str(error.value)) < 200, str(error.value)[:300]
