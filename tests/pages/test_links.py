@@ -24,7 +24,9 @@ from tests.pages.conftest import ROOT, chart_specs, elements_by_key, open_page, 
 
 PAGES = sorted(path.stem for path in (ROOT / "pages").glob("*.py") if not path.stem.startswith("_"))
 DRAWS_NO_FIGURE = {page.name for page in NAVIGATION if page.name in PAGES and not page.explorer} - {"lessons"}
-NOTHING_HOSTILE = {"text": "any text is a valid value; pages that parse it (segments, schemes) test their messages"}
+NOTHING_HOSTILE = {  # a text's hostile values (too long, empty, markup): tests/pages/test_hostile_links.py
+    "text": "any short text is a valid value; pages that parse it (segments, schemes) test their messages"
+}
 
 # The registry replaces a refused value by the nearest value valid *for that parameter*; with the other parameters
 # at their defaults that value can still be an impossible combination, which the page reports in place of the
