@@ -94,7 +94,7 @@ def summarised(value: Any) -> Any:
     return value
 
 
-@st.cache_data(max_entries=16, show_spinner=False)  # a reading holds at most ~2 MB (LIMITS bound its lists)
+@st.cache_data(max_entries=16, show_spinner=False)  # each reading comes from at most 1 MB of text
 def _read(digest: str, _text: str | bytes) -> tuple[ConfigReading | None, str | None]:
     """The reading of a config, or the message saying why it cannot be read; cached by the text's SHA-256
     ``digest`` (``_text`` itself is not hashed by Streamlit), so reruns do not parse it again."""
