@@ -24,7 +24,7 @@ from posenc.figures.common import placeholder
 from posenc.figures.phone_fit import fit_to_phone
 from posenc.figures.theme import DARK_SCREEN_STYLE, SIZES, apply_style, screen_size
 from posenc.i18n import _
-from posenc.ui import presenter, state
+from posenc.ui import echo, presenter, state
 from posenc.ui.export_menu import export_menu
 
 MODEBAR = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
@@ -92,7 +92,7 @@ def figure(figure_id: str, values: Mapping[str, Any]) -> registry.FigureResult |
     try:
         params = registry.params_for(spec, values)
     except ValueError as error:
-        slot.error(f"{_(spec.title)}: {error}", icon="🚫")
+        slot.error(echo.plain(f"{_(spec.title)}: {error}", most=None), icon="🚫")
         return None
     if _cache_key(figure_id, params) not in FIGURES:
         frame = apply_style(placeholder(_(spec.title)), style_on_screen())
@@ -100,7 +100,7 @@ def figure(figure_id: str, values: Mapping[str, Any]) -> registry.FigureResult |
     try:
         result, shown = build(spec, params)
     except ValueError as error:
-        slot.error(f"{_(spec.title)}: {error}", icon="🚫")
+        slot.error(echo.plain(f"{_(spec.title)}: {error}", most=None), icon="🚫")
         return None
     stem = registry.file_stem(figure_id, params, state.preset_slug())
     config = {**MODEBAR, "toImageButtonOptions": camera_options(result, stem)}
@@ -108,7 +108,7 @@ def figure(figure_id: str, values: Mapping[str, Any]) -> registry.FigureResult |
     drawn = result.figure if projected else shown
     slot.plotly_chart(drawn, theme=None, width="stretch", config=config, key=f"chart-{figure_id}")
     for note in result.notes:
-        st.caption(note)
+        st.caption(echo.plain(note, most=None))  # a note may quote the reader's words: plain text
     if not projected:
         export_menu(figure_id, result, stem)
         code_expander(figure_id, params)

@@ -10,13 +10,13 @@ from posenc.i18n import _
 
 
 def figure_notes(tokens: Sequence[str], data: Mapping[str, np.ndarray]) -> list[str]:
-    """Captions under the figure: the tokens read (as code: they are the model's word pieces, in any language) and
+    """Captions under the figure (shown as plain text): the tokens read (the model's word pieces, in any language) and
     the strongest sink head."""
     first, sep, uniform = data["share_first"], data["share_sep"], float(data["uniform"][0])
     layer, head = np.unravel_index(int(first.argmax()), first.shape)
     shown = " ".join(tokens) if len(tokens) <= 24 else " ".join([*tokens[:12], "…", *tokens[-6:]])
     return [
-        _("Tokens read ({count}): `{shown}`").format(count=len(tokens), shown=shown),
+        _("Tokens read ({count}): {shown}").format(count=len(tokens), shown=shown),
         _(
             "Each cell is the attention on that token averaged over the {count} query positions; a head that spread "
             "its attention evenly would put 1/L = {uniform:.3f} on each token."
