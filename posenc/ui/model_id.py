@@ -64,10 +64,14 @@ def _fetched_table(repo_id: str, revision: str | None, tensor: str | None, endpo
     return fetched.tensor, fetched.table
 
 
+MAX_ID_CHARS = 200
+"""Longest model id, revision or tensor name a box takes (a Hub repo id is at most 96 characters)."""
+
+
 def _restore(key: str, query: str) -> None:
-    """Fill the box from the link once, when the session opens on a shared link."""
+    """Fill the box from the link once, when the session opens on a shared link (at most :data:`MAX_ID_CHARS`)."""
     if key not in st.session_state and query in st.query_params:
-        st.session_state[key] = st.query_params[query]
+        st.session_state[key] = st.query_params[query][:MAX_ID_CHARS]
 
 
 def _bind(query: str, value: str) -> None:
@@ -84,6 +88,7 @@ def config_model_box() -> str:
         _("…or a model id on the Hugging Face Hub"),
         key=CONFIG_KEY,
         placeholder=EXAMPLE,
+        max_chars=MAX_ID_CHARS,
         help=_(
             "org/name, optionally @revision (a branch, tag or commit). Its config.json is fetched once and cached; "
             "a gated model needs HF_TOKEN set where the app runs."
@@ -140,6 +145,7 @@ def table_box() -> FetchedTable | None:
         _("…or the position table of a model on the Hugging Face Hub"),
         key=TABLE_KEY,
         placeholder="openai-community/gpt2",
+        max_chars=MAX_ID_CHARS,
         help=_(
             "Only the table is fetched (a few MB), never the whole checkpoint: the safetensors header, then that "
             "one tensor."
@@ -149,6 +155,7 @@ def table_box() -> FetchedTable | None:
         _("Tensor (optional)"),
         key=TENSOR_KEY,
         placeholder="transformer.wpe.weight",
+        max_chars=MAX_ID_CHARS,
         help=_("Empty: the one tensor named like a position table (wpe.weight, position_embeddings.weight, …)."),
     ).strip()
     _bind(TABLE_QUERY, model_id)

@@ -14,6 +14,7 @@ import pytest
 import torch
 from safetensors.torch import save
 
+from posenc.ui import model_id
 from tests.hub_fixture import serve_hub
 from tests.pages.conftest import assert_healthy, caption_text, chart_specs, open_page, titles
 
@@ -128,3 +129,11 @@ def test_in_chinese_an_unreachable_hub_is_said_in_chinese(hub, monkeypatch):
     assert not at.exception
     errors = " ".join(error.value for error in at.error)
     assert "无法连接 Hugging Face Hub" in errors and "'org/far-away'" in errors
+
+
+def test_a_model_id_from_a_link_is_cut_to_what_the_box_takes():
+    at = open_page("rope", {"preset": "config", "model": "org/" + "x" * 100_000}, section=None)
+    assert not at.exception
+    box = next(box for box in at.sidebar.text_input if box.key == model_id.CONFIG_KEY)
+    assert len(box.value) == model_id.MAX_ID_CHARS
+    assert all(len(error.value) < 1000 for error in at.error)
