@@ -17,7 +17,7 @@ import streamlit as st
 
 from posenc.figures.params import PARAMS, ParamSpec
 from posenc.i18n import _
-from posenc.ui import echo, state
+from posenc.ui import echo, link, state
 
 LARGE_INT_RANGE = 4096  # above this an int gets a number box instead of a slider
 PERSIST = "session"  # a control keeps its value when the reader switches pages and comes back
@@ -56,7 +56,7 @@ def control(
     notice = state.pop_notice(name)
     if notice:
         echo.warning(notice)
-    st.query_params[name] = spec.to_url(value)
+    link.put(name, spec.to_url(value))
     return value
 
 

@@ -8,7 +8,7 @@ import streamlit as st
 from posenc import i18n
 from posenc.figures.plain_text import shorten
 from posenc.i18n import _
-from posenc.ui import echo, state
+from posenc.ui import echo, link, state
 
 KEY = "lang"
 
@@ -25,7 +25,7 @@ def choose() -> str:
             st.session_state[KEY] = i18n.DEFAULT
             state.add_notice(KEY, raw)
     i18n.set_language(st.session_state[KEY])
-    st.query_params[KEY] = st.session_state[KEY]
+    link.put(KEY, st.session_state[KEY])
     return st.session_state[KEY]
 
 

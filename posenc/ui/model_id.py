@@ -16,7 +16,7 @@ import torch
 from posenc import i18n
 from posenc.figures.plain_text import shorten
 from posenc.i18n import N_, _
-from posenc.ui import echo, tables
+from posenc.ui import echo, link, tables
 from posenc_core import hub, hub_tables
 from posenc_core.hf_config import ConfigReading
 
@@ -76,9 +76,9 @@ def _restore(key: str, query: str) -> None:
 
 def _bind(query: str, value: str) -> None:
     if value:
-        st.query_params[query] = value
-    elif query in st.query_params:
-        del st.query_params[query]
+        link.put(query, value)
+    else:
+        link.drop(query)
 
 
 def config_model_box() -> str:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 import streamlit as st
 
 from posenc.i18n import N_, _
+from posenc.ui import link
 
 KEY = "section"
 ALL = N_("All sections")
@@ -55,7 +56,7 @@ def _opened(shown: Mapping[str, str]) -> None:
 def _into_link(label: str, *, first: str) -> None:
     """The open section into the link by its English label; the first (the page's default) is left out."""
     if label != first:
-        st.query_params[KEY] = label
+        link.put(KEY, label)
     elif KEY in st.query_params:
         del st.query_params[KEY]
 

@@ -7,7 +7,7 @@ import streamlit as st
 from posenc.figures.params import PARAMS
 from posenc.figures.plain_text import quoted
 from posenc.i18n import _
-from posenc.ui import config_reader, echo, language, model_id, state
+from posenc.ui import config_reader, echo, language, link, model_id, state
 from posenc_core.device import available_devices, resolve_device
 
 DEVICE_CHOICES = PARAMS["device"].choices
@@ -51,7 +51,7 @@ def _preset_picker() -> None:
         help=_("A real model's positional-encoding parameters; every page's controls take its values."),
     )
     _show_notice("preset")
-    st.query_params["preset"] = st.session_state["preset"]
+    link.put("preset", st.session_state["preset"])
     if st.session_state["preset"] == state.FROM_CONFIG:
         config_reader.render()
     else:
@@ -78,14 +78,14 @@ def _device_picker() -> None:
             device=st.session_state["device_in_use"], devices=", ".join(available_devices())
         )
     )
-    st.query_params["device"] = st.session_state["device"]
+    link.put("device", st.session_state["device"])
 
 
 def _theme_picker() -> None:
     _from_url("theme", THEMES, "screen")
     st.selectbox(_("Figure style"), list(THEMES), key="theme", format_func=lambda key: _(THEMES[key]))
     _show_notice("theme")
-    st.query_params["theme"] = st.session_state["theme"]
+    link.put("theme", st.session_state["theme"])
 
 
 def _show_notice(key: str) -> None:

@@ -10,6 +10,7 @@ import streamlit as st
 
 from posenc.figures.learned.sources import TableStore, Upload
 from posenc.i18n import _
+from posenc.ui import link
 from posenc_core.learned import MAX_TABLE_ELEMENTS
 
 STORE_KEY, READ_KEY, QUERY = "learned_tables", "learned_table_read", "upload_sha256"
@@ -46,9 +47,9 @@ def forget_upload() -> None:
 def name_in_link(digest: str) -> None:
     """Put the uploaded table's SHA-256 in the link (or take it out with "")."""
     if digest:
-        st.query_params[QUERY] = digest
-    elif QUERY in st.query_params:
-        del st.query_params[QUERY]
+        link.put(QUERY, digest)
+    else:
+        link.drop(QUERY)
 
 
 def lost_upload() -> str | None:
