@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import re
 from typing import Any
 
 import numpy as np
@@ -67,9 +68,20 @@ def caption_text(at: AppTest) -> str:
     return "\n".join(caption.value for caption in at.caption)
 
 
+def as_read(text: str) -> str:
+    """The text a reader sees of markdown the app escaped (``ui.echo.plain``): backslash escapes and the invisible
+    breaks taken out."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text).replace("\u200b", "")
+
+
 def warning_text(at: AppTest) -> str:
-    """Every warning box on the page, one per line."""
-    return "\n".join(warning.value for warning in at.warning)
+    """Every warning box on the page, one per line, as read."""
+    return "\n".join(as_read(warning.value) for warning in at.warning)
+
+
+def error_texts(at: AppTest) -> list[str]:
+    """Every error box on the page, as read."""
+    return [as_read(error.value) for error in at.error]
 
 
 def chart_array(array) -> np.ndarray:

@@ -23,7 +23,7 @@ from posenc.figures.params import PARAMS
 from posenc.figures.plain_text import ECHO_CHARS
 from posenc.figures.registry import FIGURES
 from posenc.ui.echo import MAX_ECHO
-from tests.pages.conftest import ROOT, chart_specs, elements_by_key, open_page
+from tests.pages.conftest import ROOT, as_read, chart_specs, elements_by_key, open_page
 
 MARKUP = (  # under 200 characters (a sentence's most); a comma: list parameters (schemes, segments) quote an item
     "![x](http://evil.example/x.png) [log](http://evil.example/in), <script>alert(1)</script><img src=x "
@@ -72,10 +72,6 @@ def test_every_parameter_is_attacked_on_some_page():
     assert "sentence_a" in PAGES["why_position"] and len(PAGES) <= len({f.page for f in FIGURES.values()})
 
 
-def _unescaped(text: str) -> str:
-    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text).replace("\u200b", "")
-
-
 def _texts(at: AppTest) -> list[tuple[str, str, bool]]:
     """(element type, text, whether it may render HTML) of every markdown-bearing element, main area and sidebar."""
     found = []
@@ -108,7 +104,7 @@ def test_hostile_values_are_refused_announced_and_shown_as_text(page, kind):
     assert not at.exception, [e.message[:300] for e in at.exception]
 
     # announced: each control whose link value the registry refuses says so, naming the parameter
-    warnings = "\n".join(_unescaped(w.value) for w in at.warning)
+    warnings = "\n".join(as_read(w.value) for w in at.warning)
     shown = {key: widget for key, widget in elements_by_key(at).items() if key in query}
     for name, widget in shown.items():
         if name not in PARAMS or PARAMS[name].coerce(query[name])[1] is not None:
@@ -149,7 +145,7 @@ def test_a_step_that_is_no_number_of_the_lesson_opens_step_1_and_says_so(step):
     lesson = sorted(path.stem for path in (ROOT / "posenc" / "lessons").glob("*.toml"))[0]
     at = open_page("lessons", {"lesson": lesson, "step": step}, section=None)
     assert not at.exception, [e.message[:300] for e in at.exception]
-    assert "step=" in _unescaped("\n".join(w.value for w in at.warning)) and at.query_params["step"] == "1"
+    assert "step=" in as_read("\n".join(w.value for w in at.warning)) and at.query_params["step"] == "1"
     assert all(len(w.value) <= MAX_ECHO for w in at.warning)
 
 

@@ -20,7 +20,7 @@ from streamlit.testing.v1 import AppTest
 from posenc import figures  # noqa: F401  (registers every parameter)
 from posenc.figures.params import PARAMS, ParamSpec
 from posenc.ui.navigation import PAGES as NAVIGATION
-from tests.pages.conftest import ROOT, chart_specs, elements_by_key, open_page, warning_text
+from tests.pages.conftest import ROOT, chart_specs, elements_by_key, error_texts, open_page, warning_text
 
 PAGES = sorted(path.stem for path in (ROOT / "pages").glob("*.py") if not path.stem.startswith("_"))
 DRAWS_NO_FIGURE = {page.name for page in NAVIGATION if page.name in PAGES and not page.explorer} - {"lessons"}
@@ -135,7 +135,7 @@ def test_the_controls_are_found_on_every_page():
 def test_a_hostile_link_value_warns_and_the_control_holds_the_nearest_valid_value(page, name, what, raw):
     at = open_page(page, {name: raw})
     assert not at.exception, [e.message for e in at.exception]
-    errors = [error.value for error in at.error]
+    errors = error_texts(at)
     clash = CLASHES.get((page, name, what))
     if clash is None:
         assert not errors, errors

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from posenc.ui.echo import MAX_ECHO, plain
+from tests.pages.conftest import as_read
 
 RENDER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 HOSTILE = [
@@ -28,18 +29,13 @@ HOSTILE = [
 ]
 
 
-def unescape(text: str) -> str:
-    """The text a reader sees: backslash escapes and the invisible breaks taken out."""
-    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text).replace("\u200b", "")
-
-
 @pytest.mark.parametrize("text", HOSTILE)
 def test_hostile_markdown_renders_as_its_own_text(text):
     escaped = plain(text)
     rendered = RENDER.render(escaped)
     assert re.fullmatch(r"<p>[^<>]*</p>\n", rendered), rendered
     assert html.unescape(rendered[3:-5]).replace("\u200b", "") == " ".join(text.split())
-    assert unescape(escaped) == " ".join(text.split())
+    assert as_read(escaped) == " ".join(text.split())
     for autolink in ("http://", "https://", "www.", "@evil"):
         assert autolink not in escaped
     assert "$" not in escaped.replace("\\$", "")
@@ -47,11 +43,11 @@ def test_hostile_markdown_renders_as_its_own_text(text):
 
 @given(st.text(st.characters(blacklist_characters="\u200b"), max_size=150))  # shorter than shortening
 def test_any_text_comes_back_as_written_apart_from_its_spacing(text):
-    assert unescape(plain(text)) == " ".join(text.split())
+    assert as_read(plain(text)) == " ".join(text.split())
 
 
 def test_an_echo_is_bounded():
     echoed = plain("From the link: " + "x" * 100_000)
     assert len(echoed) <= MAX_ECHO and "100,015 characters" in echoed
     assert len(plain("<" * 100_000)) <= MAX_ECHO and len(plain("http://a.b " * 10_000)) <= MAX_ECHO
-    assert unescape(plain("a_note " * 100, most=None)) == " ".join(["a_note"] * 100)  # a figure's note: all of it
+    assert as_read(plain("a_note " * 100, most=None)) == " ".join(["a_note"] * 100)  # a figure's note: all of it
