@@ -45,6 +45,9 @@ def render_markdown(results: dict) -> str:
     """The whole report."""
     lines = ["# Load test: a class opening the app at once", "", *_header(results)]
     for mode in results["modes"]:
+        if mode.get("warmup_s") is not None:
+            warmed = f"each replica warmed its figure cache in {mode['warmup_s']:.0f} s before the class"
+            lines += [f"{mode['mode']}: {warmed}.", ""]
         for workload, steps in mode["workloads"].items():
             lines += [f"## {mode['mode']}: {workload}", "", *COLUMNS, *(_row(s) for s in steps), ""]
             examples = sorted({e for s in steps for e in s.get("error_examples", []) + s.get("log_errors", [])})
