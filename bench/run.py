@@ -152,10 +152,11 @@ def _mark(ok: bool) -> str:
     return "✅" if ok else "❌"
 
 
-def _update_readme(table: str) -> None:
+def _update_readme(table: str, marker: str = "bench") -> None:
+    """Put ``table`` between the README's ``<!-- MARKER:start -->`` and ``<!-- MARKER:end -->`` lines."""
     readme = ROOT / "README.md"
     text = readme.read_text()
-    start, end = "<!-- bench:start -->", "<!-- bench:end -->"
+    start, end = f"<!-- {marker}:start -->", f"<!-- {marker}:end -->"
     if start in text and end in text:
         before, rest = text.split(start, 1)
         after = rest.split(end, 1)[1]
