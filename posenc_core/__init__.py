@@ -4,7 +4,8 @@ One module per family; every tensor-producing function takes ``device=None, dtyp
 (None = :func:`posenc_core.device.resolve_device`'s default) and returns torch tensors.
 
 - :mod:`posenc_core.sinusoidal`  absolute sinusoids (Vaswani, Marian, tensor2tensor/fairseq)
-- :mod:`posenc_core.learned`     learned position tables (random or loaded from a file)
+- :mod:`posenc_core.learned`     learned position tables (random or loaded from a file); the files are read by
+                                 :mod:`posenc_core.table_files`, declared sizes checked before any data
 - :mod:`posenc_core.relative`    Shaw et al. clipped indices, T5 buckets
 - :mod:`posenc_core.alibi`       ALiBi slopes and biases (Press et al.)
 - :mod:`posenc_core.rope`        rotary embeddings; :mod:`posenc_core.rope_scaling` (+ rope_yarn) its context
@@ -24,7 +25,9 @@ One module per family; every tensor-producing function takes ``device=None, dtyp
 - :mod:`posenc_core.tokens`      splitting an example sentence into tokens (a Han character is one token)
 - :mod:`posenc_core.binary_counter` the bits of p beside the sinusoidal pairs that halve like them
 - :mod:`posenc_core.encoder_attention` a real encoder's attention (all-MiniLM-L6-v2; its tokenizer in wordpiece)
-- :mod:`posenc_core.hf_config`   reading a model's config.json
+- :mod:`posenc_core.hf_config`   reading a model's config.json (types and bounds of every key: ``_hf_reader``);
+                                 :mod:`posenc_core.hub` fetches one by model id, :mod:`posenc_core.hub_tables` a
+                                 model's position table
 - :mod:`posenc_core.device`      cuda > mps > cpu
 """
 
