@@ -33,13 +33,24 @@ SIZE_NAMES = {  # shown translated
 
 
 def export_menu(figure_id: str, result: FigureResult, stem: str) -> None:
-    """A popover with the size presets and a download button per format; each file is rendered lazily on click."""
+    """A popover with the size presets and a download button per format; each file is rendered lazily on click.
+
+    The popover's contents are drawn only while it is open (opening it reruns the page): closed, as every new
+    session finds it, it is one element instead of eight, which was a tenth of a new session's server time."""
+    menu = st.popover(
+        _("⬇️ Export"),
+        help=_("Download this figure or the numbers behind it."),
+        key=menu_key(figure_id),
+        on_change="rerun",
+    )
+    if not menu.open:
+        return
     try:
         browser, no_browser = export.image_browser(), None
     except ValueError as error:  # none, or one that does not start: the message says how to get one
         browser, no_browser = None, str(error)
     style = st.session_state.get("theme", "screen")
-    with st.popover(_("⬇️ Export"), help=_("Download this figure or the numbers behind it.")):
+    with menu:
         size = st.segmented_control(
             _("Image size"),
             list(SIZES),
@@ -66,6 +77,11 @@ def export_menu(figure_id: str, result: FigureResult, stem: str) -> None:
             st.caption(no_browser)
         else:
             st.caption(_("Images are rendered by Plotly's export (kaleido) with {browser}.").format(browser=browser))
+
+
+def menu_key(figure_id: str) -> str:
+    """The export popover's key: its state is True while the reader has it open."""
+    return f"export-menu-{figure_id}"
 
 
 def describe_size(size: str) -> str:

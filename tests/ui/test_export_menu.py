@@ -28,6 +28,7 @@ def page() -> None:
 def app() -> AppTest:
     at = AppTest.from_function(page, default_timeout=120)
     at.session_state["theme"] = "slides-light"
+    at.session_state[export_menu.menu_key(FIGURE)] = True  # the reader opened the menu
     return at.run()
 
 
@@ -72,6 +73,15 @@ def test_the_camera_and_the_menu_give_the_same_page_and_the_menu_the_chosen_size
     assert width == pytest.approx(252, abs=0.5)  # 3.5 in
 
 
+def test_a_closed_menu_draws_nothing_inside_until_it_is_opened():
+    at = AppTest.from_function(page, default_timeout=120).run()
+    assert not at.exception
+    assert not at.get("download_button") and f"export-size-{FIGURE}" not in elements_by_key(at)
+    at.session_state[export_menu.menu_key(FIGURE)] = True
+    at.run()
+    assert len(at.get("download_button")) == len(export.FORMATS)
+
+
 def test_describe_and_label_every_size():
     assert export_menu.describe_size("slide").startswith("13.33 × 7.5 in (960 × 540 pt); PNG 1920 × 1080 px")
     assert export_menu.describe_size("two-columns").startswith("7 in wide (504 pt)")
@@ -82,7 +92,9 @@ def test_describe_and_label_every_size():
 def test_without_a_browser_the_menu_disables_images_says_how_to_get_one_and_keeps_html_and_data(monkeypatch):
     monkeypatch.delenv("BROWSER_PATH", raising=False)
     monkeypatch.setattr(export, "find_browser", lambda: None)
-    at = AppTest.from_function(page, default_timeout=120).run()
+    at = AppTest.from_function(page, default_timeout=120)
+    at.session_state[export_menu.menu_key(FIGURE)] = True
+    at.run()
     assert not at.exception
     found = elements_by_key(at)
     assert [found[f"export-{FIGURE}-{fmt}"].disabled for fmt in export.FORMATS] == [True] * 3 + [False] * 3
