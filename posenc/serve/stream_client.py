@@ -17,6 +17,7 @@ Loopback only; every step is bounded by the caller's timeout.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import http.cookies
 import time
 import urllib.parse
@@ -51,6 +52,17 @@ class SessionResult:
     def served(self) -> bool:
         """The page ran to its end, drew a figure and showed no error."""
         return self.finished_s is not None and self.figures > 0 and not self.errors
+
+
+def run(coroutine):
+    """Run ``coroutine`` to its end from synchronous code: in this thread, or in a fresh thread when this one already
+    runs an event loop (a notebook's kernel, or a library that left one running), where ``asyncio.run`` refuses."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def split_link(link: str) -> tuple[str, str]:

@@ -13,7 +13,6 @@ logic, so nothing here repeats it.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import threading
@@ -65,13 +64,13 @@ def links(how_much: str = "all") -> list[str]:
 def warm(base_url: str, how_much: str = "all") -> dict[str, float]:
     """Open every link of :func:`phases` on the server at ``base_url``, one at a time, and say when each phase is
     done (on standard output, in the server's log); counts and seconds."""
-    from posenc.serve.stream_client import open_link  # websockets and protobufs: only when warming
+    from posenc.serve.stream_client import open_link, run  # websockets and protobufs: only when warming
 
     started = time.perf_counter()
     opened = failed = 0
     for name, phase in phases(how_much):
         for link in phase:
-            result = asyncio.run(open_link(base_url, link, timeout=SESSION_TIMEOUT_S))
+            result = run(open_link(base_url, link, timeout=SESSION_TIMEOUT_S))
             opened += 1
             failed += 0 if result.finished_s is not None else 1
         print(f"posenc: warmed {name}: {len(phase)} links, {time.perf_counter() - started:.1f} s", flush=True)

@@ -7,7 +7,6 @@ order; the configuration's own checks are separate and need no running app."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 import subprocess
 import time
@@ -17,14 +16,22 @@ import urllib.request
 import numpy as np
 
 from bench.replicas import COMPOSE_CFG, COMPOSE_REPLICAS, compose_config, render_config, running_replicas
-from posenc.serve.stream_client import SessionResult, StreamSession, fetch_page, http_request, open_link, upload_file
+from posenc.serve.stream_client import (
+    SessionResult,
+    StreamSession,
+    fetch_page,
+    http_request,
+    open_link,
+    run,
+    upload_file,
+)
 from tests.deploy.conftest import require_haproxy
 
 LINK = "/rope?seq_len=96&base=20000"
 
 
 def _open(url: str, link: str, cookies: dict | None = None) -> SessionResult:
-    return asyncio.run(open_link(url, link, timeout=90, cookies=cookies))
+    return run(open_link(url, link, timeout=90, cookies=cookies))
 
 
 async def _holders(cluster, session_id: str, cookies: dict) -> list[str]:
@@ -99,7 +106,7 @@ def _a_class(cluster) -> None:
     assert again.served and again.cookies["SERVERID"] == home
 
     # An upload through HAProxy reaches the replica holding the session, and the page draws the table.
-    server_id, holders, before, after = asyncio.run(_affine_session_and_upload(cluster, {"SERVERID": home}))
+    server_id, holders, before, after = run(_affine_session_and_upload(cluster, {"SERVERID": home}))
     assert server_id == home
     assert holders == [server_id]  # the websocket went to the replica the cookie names, and only there
     assert before.figures == 0 and not before.errors  # the upload source, waiting for a table

@@ -77,13 +77,18 @@ def test_text_only_is_one_dimensional_rope():
         ("image:1x4x6x2", "image takes TxHxW or HxW"),
         ("image:axb", "patch counts"),
         ("text:4097", "4,097 tokens after merging; at most 4,096"),
-        (",".join(["text:1"] * 65), "at most 64 items"),
     ],
 )
 def test_bad_segments_name_the_item_and_the_rule(segments, words):
     with pytest.raises(ValueError, match="segments") as error:
         _build("mrope-position-ids", segments=segments)
     assert words in str(error.value)
+
+
+def test_more_than_64_segments_are_refused_by_the_parser():
+    # a link cannot carry so many (the parameter takes at most 200 characters), a caller of the parser can
+    with pytest.raises(ValueError, match="segments must list at most 64 items"):
+        parse_segments(",".join(["text:1"] * 65), 2)
 
 
 def test_image_without_t_means_one_frame_and_merge_size_changes_the_grid():

@@ -36,7 +36,7 @@ def test_the_heatmaps_are_the_cores_shares_for_the_sentence():
     assert result.data["uniform"][0] == pytest.approx(1 / len(encoding.ids))
     assert f"{len(encoding.ids)} tokens" in result.figure.layout.title.text
     assert encoding.tokens == ("[CLS]", "attention", "sinks", "are", "learned", ".", "[SEP]")
-    assert result.notes[0] == "Tokens read (7): " + " ".join(encoding.tokens)
+    assert result.notes[0] == "Tokens read (7): " + " · ".join(encoding.tokens)
 
 
 @needs_weights

@@ -64,8 +64,8 @@ def titles(at: AppTest) -> list[str]:
 
 
 def caption_text(at: AppTest) -> str:
-    """Every caption on the page, one per line."""
-    return "\n".join(caption.value for caption in at.caption)
+    """Every caption on the page, one per line, as read (``as_read``)."""
+    return "\n".join(as_read(caption.value) for caption in at.caption)
 
 
 def as_read(text: str) -> str:

@@ -136,5 +136,5 @@ def test_markup_in_a_file_or_tensor_name_is_shown_as_text():
 def test_a_link_naming_a_table_by_markup_echoes_it_as_text():
     at = open_page("learned", {"table_source": "upload", "upload_sha256": "[a](//e.co)![i](//e.co/i.png)"})
     assert not at.exception and not chart_specs(at)
-    said = warning_text(at)
+    said = "\n".join(warning.value for warning in at.warning)  # as sent: escaped
     assert "upload it again" in said and "[a](//e.co)" not in said and "\\[a\\]" in said

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from tests.pages.conftest import assert_healthy, chart_array, chart_specs, open_page, payload_bytes
+from tests.pages.conftest import assert_healthy, chart_array, chart_specs, error_texts, open_page, payload_bytes
 
 PAGE = "mrope"
 SPEC = "text:3,image:1x4x6,text:2"
@@ -90,7 +90,7 @@ def test_each_control_changes_its_figure(widget, key, value, figure, changed):
 def test_bad_url_values_give_a_message_not_an_exception(query, words):
     at = open_page(PAGE, query)
     assert not at.exception
-    assert any(words in error.value for error in at.error), [error.value for error in at.error]
+    assert any(words in error for error in error_texts(at)), error_texts(at)
 
 
 def test_the_qwen2_vl_preset_sets_mrope_section_head_dim_and_base():

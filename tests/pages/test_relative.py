@@ -7,6 +7,7 @@ from tests.pages.conftest import (
     chart_array,
     chart_specs,
     control,
+    error_texts,
     open_page,
     payload_bytes,
     titles,
@@ -129,9 +130,7 @@ def test_bidirectional_buckets_with_a_small_max_distance_draw_both_t5_figures():
     assert len(chart_specs(at)) == 2 and len(at.dataframe[0].value) == 41
     assert "causal (decoder) not drawn: its 32 exact buckets need max_distance >= 33" in caption_text(at)
     at.toggle(key="bidirectional").set_value(False).run()
-    assert [error.value for error in at.error] and all(
-        "max_distance must be an integer >= 33" in error.value for error in at.error
-    )
+    assert error_texts(at) and all("max_distance must be an integer >= 33" in error for error in error_texts(at))
 
 
 def test_t5_notes_follow_the_controls():

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from bench.app_server import running_app
-from posenc.serve.stream_client import open_link, split_link
+from posenc.serve.stream_client import open_link, run, split_link
 
 APP = """
 import plotly.graph_objects as go
@@ -45,7 +45,7 @@ def served(tmp_path_factory):
 
 
 def _open(url: str, link: str):
-    return asyncio.run(open_link(url, link, timeout=60))
+    return run(open_link(url, link, timeout=60))
 
 
 def test_a_page_with_a_figure_is_served(served):
@@ -84,3 +84,10 @@ def test_a_server_that_does_not_answer_is_an_error_not_an_exception():
 def test_split_link():
     assert split_link("/rope?seq_len=64&base=10") == ("rope", "seq_len=64&base=10")
     assert split_link("/") == ("", "")
+
+
+def test_run_works_where_an_event_loop_is_already_running():
+    async def inside_a_loop():
+        return run(asyncio.sleep(0, result=7))  # asyncio.run would refuse here
+
+    assert asyncio.run(inside_a_loop()) == 7

@@ -4,7 +4,6 @@ straight away, with no placeholder frame before them (a page sends one only for 
 
 from __future__ import annotations
 
-import asyncio
 import time
 import urllib.parse
 
@@ -12,7 +11,7 @@ import pytest
 
 from bench.app_server import running_app
 from posenc.i18n import LANGUAGES
-from posenc.serve.stream_client import open_link
+from posenc.serve.stream_client import open_link, run
 from posenc.ui import warmup
 from posenc.ui.navigation import PAGES
 from posenc_core.presets import PRESETS
@@ -67,15 +66,15 @@ def test_after_the_warm_up_a_first_visit_finds_its_figures_built(monkeypatch):
     monkeypatch.setenv("POSENC_WARMUP", "pages")
     with running_app() as base_url:
         log = _log_of(base_url)
-        first = asyncio.run(open_link(base_url, "/sinusoidal?section=The+table", timeout=120))
+        first = run(open_link(base_url, "/sinusoidal?section=The+table", timeout=120))
         assert first.served  # the first session also starts the warm-up (app.py, once per process)
         deadline = time.monotonic() + 300
         while "posenc: warmed en:" not in log.read_text():  # English first: enough to check
             assert time.monotonic() < deadline, log.read_text()[-2000:]
             time.sleep(1)
         for link in ("/rope", "/alibi", "/context_extension", "/nope_and_sinks?section=All+sections"):
-            later = asyncio.run(open_link(base_url, link, timeout=120))
-            again = asyncio.run(open_link(base_url, link, timeout=120))
+            later = run(open_link(base_url, link, timeout=120))
+            again = run(open_link(base_url, link, timeout=120))
             assert later.served and again.served, (later.errors, again.errors)
             assert later.figures == again.figures, link  # no placeholder frame: the figures were built
         assert "Traceback" not in log.read_text()

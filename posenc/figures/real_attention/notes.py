@@ -8,13 +8,15 @@ import numpy as np
 
 from posenc.i18n import _
 
+TOKEN_SEPARATOR = " · "
+
 
 def figure_notes(tokens: Sequence[str], data: Mapping[str, np.ndarray]) -> list[str]:
-    """Captions under the figure (shown as plain text): the tokens read (the model's word pieces, in any language) and
-    the strongest sink head."""
+    """Captions under the figure (shown as plain text): the tokens read (the model's word pieces, in any language,
+    separated by a middle dot so each piece shows where it ends) and the strongest sink head."""
     first, sep, uniform = data["share_first"], data["share_sep"], float(data["uniform"][0])
     layer, head = np.unravel_index(int(first.argmax()), first.shape)
-    shown = " ".join(tokens) if len(tokens) <= 24 else " ".join([*tokens[:12], "…", *tokens[-6:]])
+    shown = TOKEN_SEPARATOR.join(tokens if len(tokens) <= 24 else [*tokens[:12], "…", *tokens[-6:]])
     return [
         _("Tokens read ({count}): {shown}").format(count=len(tokens), shown=shown),
         _(
