@@ -117,15 +117,28 @@ def figure(figure_id: str, values: Mapping[str, Any]) -> registry.FigureResult |
 
 def code_expander(figure_id: str, params: Mapping[str, Any]) -> None:
     """A closed expander with the few lines of NumPy/PyTorch that compute the figure's data for ``params``
-    (``figures.code``), when the figure has a snippet."""
+    (``figures.code``), when the figure has a snippet; its code is drawn only while the reader has it open."""
     key = (figure_id, json.dumps(params, sort_keys=True, default=_jsonable))
     try:
         snippet = SNIPPETS.get_or_build(key, lambda: code.snippet_for(figure_id, params))
     except ValueError:  # the figure drew, but its values have no snippet (the figure says what is wrong, if anything)
         return
-    if snippet is not None:
-        with st.expander(_("Code: compute this figure's data in NumPy / PyTorch"), expanded=False):
+    if snippet is None:
+        return
+    box = st.expander(
+        _("Code: compute this figure's data in NumPy / PyTorch"),
+        expanded=False,
+        key=code_key(figure_id),
+        on_change="rerun",  # the code is drawn only while open: a new session sends the closed box alone
+    )
+    if box.open:
+        with box:
             st.code(snippet.source, language="python")
+
+
+def code_key(figure_id: str) -> str:
+    """The code expander's key: its state is True while the reader has it open."""
+    return f"code-{figure_id}"
 
 
 def camera_options(result: registry.FigureResult, stem: str) -> dict[str, Any]:

@@ -43,11 +43,14 @@ def test_the_code_behind_a_figure_is_in_a_closed_expander_under_it():
     at = open_page("sinusoidal", {"d_model": "96", "base": "5000"}, section="The table")
     assert_healthy(at)
     expanders = [box for box in at.expander if box.label.startswith("Code:")]
-    assert len(expanders) == 1
+    assert len(expanders) == 1 and not expanders[0].proto.expanded
+    assert not expanders[0].code  # closed: its code is not sent
+    at.session_state[show.code_key("sinusoidal-heatmap")] = True  # the reader opens it
+    at.run()
+    expanders = [box for box in at.expander if box.label.startswith("Code:")]
     source = expanders[0].code[0].value
     assert "d_model = 96" in source and "base = 5000.0" in source and "result = pe" in source
     assert "positions = np.arange(" in source
-    assert not expanders[0].proto.expanded
     order = [kind for kind, _ in _elements(at.main)]
     chart = order.index("plotly_chart")
     assert ("expander", expanders[0].label) in _elements(at.main)[chart:]  # under the figure
