@@ -30,11 +30,10 @@ from pathlib import Path
 
 from bench import procstat
 from bench.loadtest_report import readme_block, render_markdown
-from bench.replicas import Cluster, running_replicas
+from bench.replicas import Cluster, running_replicas, wait_warmed
 from bench.run import _update_readme
 from bench.scenarios import PAGES, SCENARIOS
 from posenc.serve.stream_client import open_link
-from posenc.ui import warmup
 from posenc.ui.navigation import PAGES as PAGE_ENTRIES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -146,21 +145,6 @@ def run_mode(name: str, replicas: int, balancer: bool, sizes: tuple[int, ...], a
                 steps.append(run_step(cluster, links, count, args.timeout))
                 print(f"{name} | {workload} | {json.dumps(steps[-1])}", flush=True)
     return mode
-
-
-def wait_warmed(cluster: Cluster, timeout: float = 1800.0) -> float | None:
-    """Seconds until every replica has warmed its figure cache (its log says the last phase is done, posenc.ui.warmup):
-    a class meets a server started beforehand. None when the warm-up is off."""
-    how_much = warmup.level()
-    if how_much == "off":
-        return None
-    marker = f"posenc: warmed {warmup.phases(how_much)[-1][0]}:"
-    started = time.monotonic()
-    while not all(marker in replica.log_path.read_text(errors="replace") for replica in cluster.replicas):
-        if time.monotonic() - started > timeout:
-            raise RuntimeError(f"the replicas did not finish warming within {timeout:.0f} s")
-        time.sleep(2)
-    return round(time.monotonic() - started, 1)
 
 
 def machine() -> dict:

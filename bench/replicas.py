@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.app_server import ROOT, free_port, wait_healthy
+from posenc.ui import warmup
 
 TEMPLATE = ROOT / "deploy" / "haproxy.cfg.template"
 COMPOSE_CFG = ROOT / "deploy" / "haproxy.compose.cfg"
@@ -152,6 +153,21 @@ def wait_servers_up(cluster: Cluster, timeout: float) -> None:
                 return
         time.sleep(0.3)
     raise RuntimeError(f"haproxy did not see every replica up within {timeout:.0f} s: {states}")
+
+
+def wait_warmed(cluster: Cluster, timeout: float = 1800.0) -> float | None:
+    """Seconds until every replica has warmed its figure cache (its log says the last phase is done, posenc.ui.warmup):
+    a class meets a server started beforehand. None when the warm-up is off."""
+    how_much = warmup.level()
+    if how_much == "off":
+        return None
+    marker = "posenc: figure cache warmed:"  # printed once the last phase is done and the heap settled
+    started = time.monotonic()
+    while not all(marker in replica.log_path.read_text(errors="replace") for replica in cluster.replicas):
+        if time.monotonic() - started > timeout:
+            raise RuntimeError(f"the replicas did not finish warming within {timeout:.0f} s")
+        time.sleep(2)
+    return round(time.monotonic() - started, 1)
 
 
 @contextlib.contextmanager

@@ -4,6 +4,7 @@ straight away, with no placeholder frame before them (a page sends one only for 
 
 from __future__ import annotations
 
+import gc
 import time
 import urllib.parse
 
@@ -47,6 +48,18 @@ def test_off_starts_nothing(monkeypatch):
     monkeypatch.setenv("POSENC_WARMUP", "off")
     monkeypatch.setattr(warmup, "_started", None)
     assert warmup.start("http://127.0.0.1:1") is None
+
+
+def test_settling_the_heap_keeps_what_is_alive_out_of_later_collections():
+    alive = [{"figure": list(range(10))} for _ in range(100)]
+    try:
+        frozen = warmup.settle_heap()
+        assert frozen == gc.get_freeze_count() > len(alive)
+        assert gc.is_tracked(alive[0])
+        assert not any(scanned is alive[0] for scanned in gc.get_objects())  # frozen: in no generation the GC scans
+    finally:
+        gc.unfreeze()
+    assert gc.get_freeze_count() == 0
 
 
 @pytest.mark.parametrize(
