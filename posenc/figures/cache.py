@@ -9,7 +9,8 @@ budget (:data:`DEFAULT_BUDGET_MB`, or ``POSENC_FIGURE_CACHE_MB``). Keys are kept
 parameter costs 32 bytes here, not its length.
 
 Two sessions asking at once for a figure not built yet wait for one build (a lock per key), as a class opening
-one link does.
+one link does. What is there when the server's warm-up ends is pinned (:meth:`BoundedCache.pin`): kept for the
+server's life, within the budget, so a burst of distinct links never evicts the pages' defaults.
 """
 
 from __future__ import annotations
@@ -80,9 +81,10 @@ def deep_nbytes(obj: Any) -> int:
 
 
 class BoundedCache(Generic[V]):
-    """Least-recently-used values under digests of their keys, at most ``budget`` bytes in all.
+    """Least-recently-used values under digests of their keys, at most ``budget`` bytes in all, the values pinned
+    by :meth:`pin` (never evicted) included.
 
-    A value larger than the whole budget is returned but not kept."""
+    A value larger than what the pinned values leave of the budget is returned but not kept."""
 
     def __init__(self, budget: int, size: Callable[[V], int] = deep_nbytes) -> None:
         if budget < 1:
@@ -91,20 +93,44 @@ class BoundedCache(Generic[V]):
         self._size = size
         self._entries: OrderedDict[bytes, tuple[V, int]] = OrderedDict()
         self._bytes = 0
+        self._pinned: dict[bytes, tuple[V, int]] = {}
+        self._pinned_bytes = 0
         self._lock = threading.Lock()
         self._building: dict[bytes, threading.Lock] = {}
 
     def __contains__(self, key: Hashable) -> bool:
         with self._lock:
-            return digest(key) in self._entries
+            name = digest(key)
+            return name in self._entries or name in self._pinned
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._entries) + len(self._pinned)
 
     @property
     def nbytes(self) -> int:
-        """Bytes held now (at most :attr:`budget`)."""
-        return self._bytes
+        """Bytes held now, pinned values included (at most :attr:`budget`)."""
+        return self._bytes + self._pinned_bytes
+
+    @property
+    def pinned_nbytes(self) -> int:
+        """Bytes held by pinned values."""
+        return self._pinned_bytes
+
+    def pin(self) -> int:
+        """Keep every value held now for the life of the cache (they stay in the budget; what they leave of it holds
+        the least recently used others); returns how many values were pinned.
+
+        The server pins what its warm-up built (:mod:`posenc.ui.warmup`): the pages' defaults stay however many
+        distinct links a class opens, and the warmed objects, frozen out of the garbage collector's scans then
+        (:func:`gc.freeze`), are never dropped (a Plotly figure holds reference cycles that only a collector scan
+        would free)."""
+        with self._lock:
+            pinned = len(self._entries)
+            self._pinned.update(self._entries)
+            self._pinned_bytes += self._bytes
+            self._entries.clear()
+            self._bytes = 0
+            return pinned
 
     def get_or_build(self, key: Hashable, build: Callable[[], V]) -> V:
         """The value kept under ``key``, or ``build()``'s, kept; concurrent callers of one key share one build. A
@@ -128,25 +154,26 @@ class BoundedCache(Generic[V]):
         return value
 
     def clear(self) -> None:
+        """Drop every value, pinned ones included."""
         with self._lock:
             self._entries.clear()
-            self._bytes = 0
+            self._pinned.clear()
+            self._bytes = self._pinned_bytes = 0
 
     def _get(self, name: bytes) -> tuple[V, int] | None:
         with self._lock:
             entry = self._entries.get(name)
             if entry is not None:
                 self._entries.move_to_end(name)
-            return entry
+                return entry
+            return self._pinned.get(name)
 
     def _put(self, name: bytes, value: V, nbytes: int) -> None:
-        if nbytes > self.budget:
-            return
         with self._lock:
-            if name in self._entries:
+            if name in self._entries or name in self._pinned or nbytes > self.budget - self._pinned_bytes:
                 return
             self._entries[name] = (value, nbytes)
             self._bytes += nbytes
-            while self._bytes > self.budget:
+            while self._bytes + self._pinned_bytes > self.budget:
                 _, (_, evicted) = self._entries.popitem(last=False)
                 self._bytes -= evicted

@@ -135,19 +135,27 @@ def _wait_and_warm(base_url: str, how_much: str, wait_s: float) -> None:
     except Exception:  # a failed warm-up must never stop the server: the pages build on demand
         _LOGGER.exception("posenc: warming the figure cache failed")
         return
-    frozen = settle_heap()
+    kept = settle_heap()
     print("posenc: figure cache warmed: {links} links in {seconds:.1f} s".format(**done), flush=True)
-    print(f"posenc: {frozen:,} objects kept out of the garbage collector's scans", flush=True)
+    print(
+        "posenc: {figures} warmed figures ({mib:.0f} MiB) kept for the server's life; {frozen:,} objects kept out of "
+        "the garbage collector's scans".format(**kept),
+        flush=True,
+    )
 
 
-def settle_heap() -> int:
-    """Collect once, then move every object still alive (the modules, torch, Plotly and the warmed figures) out of
-    the reach of Python's cyclic garbage collector (:func:`gc.freeze`), so its full collections scan only what
-    sessions allocate since; returns how many objects were frozen.
+def settle_heap() -> dict[str, float]:
+    """Pin what the warm-up built in the figure cache (:meth:`posenc.figures.cache.BoundedCache.pin`), collect once,
+    then move every object still alive (the modules, torch, Plotly, the pinned figures) out of the reach of Python's
+    cyclic garbage collector (:func:`gc.freeze`), so its full collections scan only what sessions allocate since.
 
-    With ``runner.postScriptGC`` off, the collector runs by its own thresholds and a full collection of the whole
-    heap (~100 ms) landed in one learner's session every few hundred sessions. Frozen objects are still freed by
-    reference counting when the cache drops them; only a reference cycle among them would stay."""
+    With ``runner.postScriptGC`` off the collector runs by its own thresholds, and a full collection of the whole
+    heap (100-300 ms) landed in one learner's session now and then. A frozen object is still freed by reference
+    counting, but one in a reference cycle (a Plotly figure) would never be: hence the pin first, so the warmed
+    figures are never dropped. Returns the figures pinned, their MiB and the objects frozen."""
+    from posenc.ui.show import FIGURES
+
+    figures = FIGURES.pin()
     gc.collect()
     gc.freeze()
-    return gc.get_freeze_count()
+    return {"figures": figures, "mib": FIGURES.pinned_nbytes / 2**20, "frozen": gc.get_freeze_count()}

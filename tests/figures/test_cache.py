@@ -60,6 +60,32 @@ def test_a_build_that_raises_keeps_nothing_and_the_next_call_builds_again():
     assert cache.get_or_build("k", lambda: "ok") == "ok"
 
 
+def test_pinned_values_stay_past_any_number_of_new_ones_within_the_budget():
+    cache = BoundedCache(200, size=lambda value: 40)
+    for key in "ab":
+        cache.get_or_build(key, lambda key=key: key.upper())
+    assert cache.pin() == 2
+    assert cache.pinned_nbytes == cache.nbytes == 80
+    for key in "cdefgh":  # six new values, 40 bytes each, through the 120 bytes the pinned two leave
+        cache.get_or_build(key, lambda key=key: key.upper())
+    assert "a" in cache and "b" in cache and len(cache) == 5  # the pinned two and the newest three
+    assert cache.get_or_build("a", lambda: pytest.fail("a is pinned: it must not be built again")) == "A"
+    assert "e" not in cache and all(key in cache for key in "fgh")
+    assert cache.nbytes == 200 <= cache.budget
+    cache.get_or_build("a", lambda: "again")  # a pinned key is never kept twice
+    assert cache.nbytes == 200
+    cache.clear()
+    assert len(cache) == 0 and cache.nbytes == cache.pinned_nbytes == 0
+
+
+def test_a_value_larger_than_what_the_pinned_values_leave_is_returned_but_not_kept():
+    cache = BoundedCache(100, size=len)
+    cache.get_or_build("warmed", lambda: "w" * 70)
+    cache.pin()
+    assert cache.get_or_build("new", lambda: "n" * 40) == "n" * 40
+    assert "new" not in cache and cache.nbytes == 70
+
+
 def test_a_long_key_is_kept_as_a_short_digest():
     cache = BoundedCache(100, size=lambda value: 1)
     long_key = ("why-attention", "x" * 1_000_000)

@@ -50,13 +50,19 @@ def test_off_starts_nothing(monkeypatch):
     assert warmup.start("http://127.0.0.1:1") is None
 
 
-def test_settling_the_heap_keeps_what_is_alive_out_of_later_collections():
-    alive = [{"figure": list(range(10))} for _ in range(100)]
+def test_settling_the_heap_pins_the_warmed_figures_and_freezes_what_is_alive(monkeypatch):
+    from posenc.figures.cache import BoundedCache
+    from posenc.ui import show
+
+    figures = BoundedCache(2**20)
+    monkeypatch.setattr(show, "FIGURES", figures)
+    warmed = figures.get_or_build(("rope-angles", "defaults"), lambda: {"figure": list(range(10))})
     try:
-        frozen = warmup.settle_heap()
-        assert frozen == gc.get_freeze_count() > len(alive)
-        assert gc.is_tracked(alive[0])
-        assert not any(scanned is alive[0] for scanned in gc.get_objects())  # frozen: in no generation the GC scans
+        kept = warmup.settle_heap()
+        assert kept["figures"] == 1 and kept["mib"] > 0 and figures.pinned_nbytes == figures.nbytes > 0
+        assert kept["frozen"] == gc.get_freeze_count() > 1000
+        assert gc.is_tracked(warmed)
+        assert not any(scanned is warmed for scanned in gc.get_objects())  # frozen: in no generation the GC scans
     finally:
         gc.unfreeze()
     assert gc.get_freeze_count() == 0
