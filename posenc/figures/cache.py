@@ -116,18 +116,24 @@ class BoundedCache(Generic[V]):
         """Bytes held by pinned values."""
         return self._pinned_bytes
 
-    def pin(self) -> int:
-        """Keep every value held now for the life of the cache (they stay in the budget; what they leave of it holds
-        the least recently used others); returns how many values were pinned.
+    def pin(self, max_bytes: int | None = None) -> int:
+        """Keep the values held now for the life of the cache, oldest first, up to ``max_bytes`` (default: all of
+        them); drop the rest. Pinned values stay in the budget and what they leave of it holds the least recently
+        used others. Returns how many values were pinned.
 
-        The server pins what its warm-up built (:mod:`posenc.ui.warmup`): the pages' defaults stay however many
-        distinct links a class opens, and the warmed objects, frozen out of the garbage collector's scans then
-        (:func:`gc.freeze`), are never dropped (a Plotly figure holds reference cycles that only a collector scan
-        would free)."""
+        The server pins what its warm-up built (:mod:`posenc.ui.warmup`), at most half the budget: the pages'
+        defaults stay however many distinct links a class opens. It then freezes the heap out of the garbage
+        collector's scans (:func:`gc.freeze`), and a frozen Plotly figure, which holds reference cycles, would never
+        be freed if it were evicted later: so nothing built before the freeze stays evictable."""
+        limit = self.budget if max_bytes is None else max_bytes
         with self._lock:
-            pinned = len(self._entries)
-            self._pinned.update(self._entries)
-            self._pinned_bytes += self._bytes
+            pinned = 0
+            for name, (value, nbytes) in self._entries.items():
+                if self._pinned_bytes + nbytes > limit:
+                    break
+                self._pinned[name] = (value, nbytes)
+                self._pinned_bytes += nbytes
+                pinned += 1
             self._entries.clear()
             self._bytes = 0
             return pinned

@@ -145,9 +145,10 @@ def _wait_and_warm(base_url: str, how_much: str, wait_s: float) -> None:
 
 
 def settle_heap() -> dict[str, float]:
-    """Pin what the warm-up built in the figure cache (:meth:`posenc.figures.cache.BoundedCache.pin`), collect once,
-    then move every object still alive (the modules, torch, Plotly, the pinned figures) out of the reach of Python's
-    cyclic garbage collector (:func:`gc.freeze`), so its full collections scan only what sessions allocate since.
+    """Pin what the warm-up built in the figure cache, up to half its budget, the pages' defaults first
+    (:meth:`posenc.figures.cache.BoundedCache.pin`, which drops the rest); collect once; then move every object
+    still alive (the modules, torch, Plotly, the pinned figures) out of the reach of Python's cyclic garbage
+    collector (:func:`gc.freeze`), so its full collections scan only what sessions allocate since.
 
     With ``runner.postScriptGC`` off the collector runs by its own thresholds, and a full collection of the whole
     heap (100-300 ms) landed in one learner's session now and then. A frozen object is still freed by reference
@@ -155,7 +156,7 @@ def settle_heap() -> dict[str, float]:
     figures are never dropped. Returns the figures pinned, their MiB and the objects frozen."""
     from posenc.ui.show import FIGURES
 
-    figures = FIGURES.pin()
+    figures = FIGURES.pin(FIGURES.budget // 2)  # the other half holds what learners open next
     gc.collect()
     gc.freeze()
     return {"figures": figures, "mib": FIGURES.pinned_nbytes / 2**20, "frozen": gc.get_freeze_count()}

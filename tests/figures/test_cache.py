@@ -78,6 +78,15 @@ def test_pinned_values_stay_past_any_number_of_new_ones_within_the_budget():
     assert len(cache) == 0 and cache.nbytes == cache.pinned_nbytes == 0
 
 
+def test_pinning_up_to_a_size_keeps_the_oldest_and_drops_the_rest():
+    cache = BoundedCache(1000, size=lambda value: 40)
+    for key in "abcde":
+        cache.get_or_build(key, lambda key=key: key.upper())
+    assert cache.pin(max_bytes=100) == 2
+    assert [key in cache for key in "abcde"] == [True, True, False, False, False]
+    assert cache.nbytes == cache.pinned_nbytes == 80
+
+
 def test_a_value_larger_than_what_the_pinned_values_leave_is_returned_but_not_kept():
     cache = BoundedCache(100, size=len)
     cache.get_or_build("warmed", lambda: "w" * 70)
