@@ -44,19 +44,20 @@ async def measure(
     burst of load on the machine lands in one round, not in one page), and the median seconds to its first figure."""
     cpu: dict[str, list[float]] = {page: [] for page in pages}
     firsts: dict[str, list[float]] = {page: [] for page in pages}
+    links = {page: link_of(page) for page in pages}
     cookies = await fetch_page(base_url + "/", {})
     async with StreamSession(base_url, cookies, 60) as idle:  # one learner stays connected
         await idle.send(b"")  # nothing: the session just exists
         for page in pages:
             for _ in range(3):
-                await open_link(base_url, link_of(page), timeout=120)
+                await open_link(base_url, links[page], timeout=120)
         for round_number in range(1, rounds + 1):
             for page in pages:
                 before = procstat.cpu_seconds(pid)
                 for _ in range(sessions):
-                    result = await open_link(base_url, link_of(page), timeout=120)
+                    result = await open_link(base_url, links[page], timeout=120)
                     if result.finished_s is None or result.errors:
-                        raise RuntimeError(f"{link_of(page)}: {result.errors}")
+                        raise RuntimeError(f"{links[page]}: {result.errors}")
                     firsts[page].append(result.first_figure_s or 0.0)
                     await asyncio.sleep(pause)  # the server alone: the client's own work is not on its cores
                 cpu[page].append(1000 * (procstat.cpu_seconds(pid) - before) / sessions)
