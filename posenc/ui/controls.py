@@ -21,6 +21,7 @@ from posenc.ui import echo, link, state
 
 LARGE_INT_RANGE = 4096  # above this an int gets a number box instead of a slider
 PERSIST = "session"  # a control keeps its value when the reader switches pages and comes back
+DRAWN = "_controls_drawn"  # session state: {parameter name: what its widget was last drawn with} (_carry_over)
 
 
 def control(
@@ -49,6 +50,7 @@ def control(
     _initialise(spec, start)
     _keep_within(spec)
     label = label or _(spec.label)
+    _carry_over(spec, (state.current_page(), widget, label, spec))
     raw = _render(spec, label, widget)
     value, message = spec.coerce(raw)
     if message:
@@ -101,6 +103,25 @@ def _keep_within(spec: ParamSpec) -> None:
     if message:
         st.session_state[spec.name] = _widget_value(spec, value)
         state.add_notice(spec.name, f"{message}.")
+
+
+def _carry_over(spec: ParamSpec, identity: tuple) -> None:
+    """Hand the value held from before to a widget that Streamlit will register under a new identity.
+
+    Streamlit names a keyed widget by its key, its page and, for a slider, its range. A control drawn on a page for
+    the first time in a session (or a slider whose range just moved) is a new widget to Streamlit: the value kept
+    under the same key by ``persist_state`` reaches it only after that first run, and the run itself reads the
+    widget's default, which for our controls (drawn without ``value=``) is its minimum. Writing the held value
+    through ``st.session_state`` before the widget is drawn makes the new widget start from it, on the server and
+    in the browser. ``identity`` is everything the widget is drawn with; it is only re-written when that changes,
+    so a rerun that changed nothing sends the browser no value (an edit in progress is never overwritten).
+    """
+    drawn = st.session_state.setdefault(DRAWN, {})
+    if drawn.get(spec.name) == identity:
+        return
+    drawn[spec.name] = identity
+    value, _message = spec.coerce(st.session_state[spec.name])
+    st.session_state[spec.name] = _widget_value(spec, value)
 
 
 def _initialise(spec: ParamSpec, start: Any = None) -> None:

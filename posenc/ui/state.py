@@ -13,6 +13,16 @@ from posenc_core import presets
 
 CUSTOM = "custom"
 FROM_CONFIG = "config"
+PAGE = "_page"  # session state: the page this run draws (app.py sets it before the page runs)
+
+
+def enter_page(name: str) -> None:
+    """Record the page this run draws (a control's widget is a different widget on each page)."""
+    st.session_state[PAGE] = name
+
+
+def current_page() -> str:
+    return st.session_state.get(PAGE, "")
 
 
 def preset_choices() -> list[str]:

@@ -53,3 +53,14 @@ def test_a_page_starts_a_control_where_its_figures_show_their_point_and_a_link_s
     linked = open_page("context_extension", {"seq_len": "1024"}, section=None)
     assert linked.number_input(key="seq_len").value == 1024
     assert any("outgrows L" in caption.value for caption in linked.caption)
+
+
+def test_a_slider_keeps_its_value_when_its_range_moves():
+    """A slider whose range follows another control is a new widget to Streamlit when the range moves: it keeps the
+    reader's value (inside the new range), not the range's minimum."""
+    at = open_page("rope", {"head_dim": "128"}, section="One pair turning")
+    at.slider(key="pair").set_value(10).run()
+    at.number_input(key="head_dim").set_value(64).run()  # 32 pairs: pair 10 still exists
+    assert_healthy(at)
+    assert at.slider(key="pair").max == 31 and at.slider(key="pair").value == 10
+    assert "Pair i=10 " in chart_specs(at)[0]["layout"]["title"]["text"]
