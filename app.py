@@ -4,7 +4,7 @@ import streamlit as st
 
 from posenc import figures  # noqa: F401  (registers every figure and parameter)
 from posenc.i18n import _
-from posenc.ui import language, presenter, sidebar, state, warmup
+from posenc.ui import language, presenter, run_marker, sidebar, state, warmup
 from posenc.ui.lesson_view import LESSON
 from posenc.ui.navigation import PAGES, SECTIONS
 
@@ -33,3 +33,4 @@ sidebar.render()
 state.enter_page(navigation.url_path)  # a control is a new widget on each page: ui.controls carries its value over
 navigation.run()
 presenter.leave_button()
+run_marker.mark_run_done(navigation.url_path or "home")  # last: the run has finished (tests wait on it)

@@ -31,9 +31,9 @@ def control_values(at) -> dict[str, Any]:
 
 
 @functools.cache
-def opened_with(settings: str, page: str) -> dict[str, Any]:
-    """The controls of ``page`` opened afresh (a new session) with the sidebar's ``settings``."""
-    at = open_page(page, SETTINGS[settings], section=None)
+def opened_with(query: tuple[tuple[str, str], ...], page: str) -> dict[str, Any]:
+    """The controls of ``page`` opened afresh (a new session) from a link holding ``query`` (the sidebar's)."""
+    at = open_page(page, dict(query), section=None)
     assert_healthy(at)
     return control_values(at)
 
@@ -55,7 +55,7 @@ def walk(order, settings: str) -> None:
         if number:
             switch(at, page, settings)
         assert_healthy(at)
-        shown, fresh = control_values(at), opened_with(settings, page)
+        shown, fresh = control_values(at), opened_with(tuple(sorted(SETTINGS[settings].items())), page)
         expected = {name: held.get(name, fresh[name]) for name in shown}
         came_from = order[number - 1] if number else "a fresh link"
         assert shown == expected, f"{page} (coming from {came_from}): {shown} != {expected}"
