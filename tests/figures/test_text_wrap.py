@@ -4,7 +4,7 @@ the line between its syllables), never before closing punctuation nor after open
 
 from __future__ import annotations
 
-import re
+import itertools
 
 import pytest
 from hypothesis import given
@@ -17,29 +17,15 @@ KO = "회전 위치 임베딩의 각도: 헤드의 모든 주파수 쌍이 시�
 FONT = 15.0
 
 
-def _old_wrap(text: str, width: float, font_size: float) -> str:
-    """The wrapping before CJK text was measured (every character 0.55 em, breaks at spaces only)."""
-
-    def greedy(line: str, most: int) -> list[str]:
-        lines, current = [], ""
-        for word in line.split(" "):
-            if current and len(current) + 1 + len(word) > most:
-                lines.append(current)
-                current = word
-            else:
-                current = f"{current} {word}" if current else word
-        return [*lines, current]
-
-    most = max(int(width / (CHAR_WIDTH * font_size)), 8)
-    wrapped = []
-    for line in re.split(r"<br\s*/?>", text):
-        lines = greedy(line, most)
-        for even in range(len(line) // len(lines), most):
-            if len(greedy(line, even)) == len(lines):
-                lines = greedy(line, even)
-                break
-        wrapped += lines
-    return "<br>".join(wrapped)
+def _greedy_line_count(words: list[str], most: int) -> int:
+    """How many lines a greedy breaker at spaces needs (the fewest possible)."""
+    lines, current = 1, ""
+    for word in words:
+        if current and len(current) + 1 + len(word) > most:
+            lines, current = lines + 1, word
+        else:
+            current = f"{current} {word}" if current else word
+    return lines
 
 
 def _fits(line: str, width: float, font_size: float = FONT) -> bool:
@@ -61,13 +47,84 @@ def test_latin_text_wraps_as_it_did():
 
 
 @given(
-    st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789(),.:=_·²", min_size=0, max_size=14), max_size=30),
+    st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789,.:_²", min_size=1, max_size=14), max_size=30),
     st.floats(min_value=40, max_value=900),
     st.sampled_from([10.0, 12.0, 13.0, 15.0, 20.0]),
 )
-def test_latin_text_wraps_exactly_as_before_for_any_words(words, width, font_size):
+def test_latin_prose_breaks_at_spaces_into_the_fewest_lines_that_fit(words, width, font_size):
     text = " ".join(words)
-    assert wrap(text, width, font_size) == _old_wrap(text, width, font_size)
+    lines = wrap(text, width, font_size).split("<br>")
+    most = max(int(width / (CHAR_WIDTH * font_size)), 8)
+    assert " ".join(lines) == text  # broken at spaces only
+    assert all(len(line) <= most or " " not in line for line in lines)  # a line wider holds one word
+    assert len(lines) == _greedy_line_count(words, most)
+
+
+def test_latin_lines_are_of_about_equal_length():
+    text = "the quick brown fox jumps over the lazy dog and then runs far away into the dark forest"
+    lines = wrap(text, 330, 15).split("<br>")
+    assert len(lines) == 3 and max(map(len, lines)) - min(map(len, lines)) <= 6, lines
+
+
+EXPRESSIONS = (
+    "θ_i = base^(−2i/d)",
+    "j − i",
+    "clip(j − i, −k, k) + k",
+    "[20, 46]",
+    "`rope_theta = 500000`",
+    "m·θ_i mod 2π",
+    "s·L = 16,384",
+    "λ = 265 → 320",
+    "‖e‖ = 1·‖PE‖",
+    "<span style='color:red'>red</span>",
+)
+
+
+@pytest.mark.parametrize("expression", EXPRESSIONS)
+def test_a_line_never_breaks_inside_an_expression(expression):
+    for text in (
+        f"the angle of the pair is {expression} for every position of the sequence and every head",
+        f"每个频率对的角度 {expression}，对序列中的每个位置和每个头都成立",
+        f"쌍의 각도는 {expression} 이며 시퀀스의 모든 위치와 모든 헤드에서 같습니다",
+    ):
+        for width in range(120, 700, 9):
+            lines = wrap(text, width, FONT).split("<br>")
+            assert any(expression in line for line in lines), (width, lines)
+
+
+def test_text_around_an_expression_still_breaks():
+    lines = wrap("Shaw relative index clip(j − i, −k, k) + k, k=16, L=1,024", 200, FONT).split("<br>")
+    assert len(lines) >= 2 and any("clip(j − i, −k, k) + k," in line for line in lines)
+
+
+def test_tags_take_no_width():
+    assert text_width("m = 2<sup>−1</sup>") == text_width("m = 2−1")
+    assert text_width("a &lt; b") == len("a < b")
+
+
+CHINESE_WORDS = ("旋转", "位置", "编码", "频率", "角度", "排列", "维度", "基数", "整个", "每个")
+
+
+def test_chinese_breaks_after_punctuation_and_particles_before_inside_a_word():
+    """Where the line's length allows a choice, a Chinese line ends after a comma or a particle (的), not inside a
+    word; a number keeps its measure word (4 个)."""
+    assert wrap(ZH, 330, FONT).split("<br>") == [
+        "旋转位置编码的每个频率对在整个序列上转过的",
+        "角度，按位置和频率对排列",
+        "（头维度为128，基数为10000）",
+    ]
+    assert wrap(ZH, 500, FONT).split("<br>") == [
+        "旋转位置编码的每个频率对在整个序列上转过的角度，",
+        ZH.split("，", 1)[1],
+    ]
+    inside = 0
+    for width in range(260, 720, 10):
+        lines = wrap(ZH, width, FONT).split("<br>")
+        for before, after in itertools.pairwise(lines):
+            inside += any(before[-1] == word[0] and after[0] == word[1] for word in CHINESE_WORDS)
+    assert inside <= 4, "Chinese broken inside a word where another place was as good"
+    lines = wrap("分数随 m − n 的变化，4 个键位置，种子 0，layout=half，head_dim=64, base=10000, L=256", 330, 22)
+    assert "4 个" in lines.replace("<br>", "|") and "m − n" in lines
 
 
 def test_a_chinese_title_too_wide_for_the_line_is_wrapped_though_it_has_few_characters():
@@ -84,7 +141,7 @@ def test_chinese_breaks_between_characters_into_lines_that_fit_and_of_even_lengt
     assert "".join(lines) == ZH  # nothing added, nothing lost: no spaces to break at
     assert all(_fits(line, 330) for line in lines)
     widths = [text_width_em(line) for line in lines]
-    assert max(widths) - min(widths) <= 4  # even lines, no character left alone on the last line
+    assert max(widths) - min(widths) <= 10  # about even lines, no character left alone on the last line
 
 
 def test_chinese_lines_never_start_with_closing_nor_end_with_opening_punctuation():
