@@ -4,7 +4,7 @@ import streamlit as st
 
 from posenc import figures  # noqa: F401  (registers every figure and parameter)
 from posenc.i18n import _
-from posenc.ui import language, presenter, run_marker, sidebar, state, warmup
+from posenc.ui import config_banner, language, presenter, run_marker, sidebar, state, warmup
 from posenc.ui.lesson_view import LESSON
 from posenc.ui.navigation import PAGES, SECTIONS
 
@@ -30,6 +30,8 @@ navigation = st.navigation(
 if LESSON in st.query_params and navigation.url_path != pages["lessons"].url_path:
     st.switch_page(pages["lessons"], query_params=st.query_params.to_dict())
 sidebar.render()
+if next(page for page in PAGES if page.url_path == navigation.url_path).explorer:
+    config_banner.render(navigation.url_path)  # the model a config.json brought, named on every explorer page
 state.enter_page(navigation.url_path)  # a control is a new widget on each page: ui.controls carries its value over
 navigation.run()
 presenter.leave_button()

@@ -53,3 +53,17 @@ def params_from_preset(preset) -> dict[str, Any]:
         values["num_buckets"] = int(preset.t5_num_buckets or 32)
         values["max_distance"] = int(preset.t5_max_distance or 128)
     return values
+
+
+def same_positions_as(preset):
+    """The named preset (``posenc_core.presets.PRESETS``) whose parameters here equal ``preset``'s, or None: a
+    config.json read from a model's own files is recognised as, say, Llama-3.1-8B's."""
+    wanted = _without_layers(params_from_preset(preset))
+    for known in PRESETS.values():
+        if known is not preset and _without_layers(params_from_preset(known)) == wanted:
+            return known
+    return None
+
+
+def _without_layers(values: dict[str, Any]) -> dict[str, Any]:
+    return {name: value for name, value in values.items() if name != "layered_model"}

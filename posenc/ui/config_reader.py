@@ -14,7 +14,7 @@ from typing import Any
 import streamlit as st
 
 from posenc.i18n import _
-from posenc.ui import config_link, echo, model_id, state
+from posenc.ui import config_banner, config_link, echo, model_id, state
 from posenc_core.hf_config import MAX_CONFIG_BYTES, ConfigReading, from_hf_config
 
 SHOWN_ITEMS = 5  # items of a long list shown under "What was read"; the rest is counted
@@ -41,6 +41,7 @@ def render() -> None:
         forget_config_link()
         reading = model_id.read_config_model(model)
         if reading is not None:
+            config_banner.remember_origin("hub", model)
             _use(reading)
     else:
         model_id.forget_config_model()
@@ -67,6 +68,7 @@ def render() -> None:
         st.error(echo.plain(f"config.json: {error}", ECHO_CHARS), icon="🚫")
         _forget_reading()
         return
+    config_banner.remember_origin(*(("upload", uploaded.name) if uploaded is not None else ("paste", "")))
     _use(reading)
     _config_into_link(text)
 
@@ -123,7 +125,7 @@ def _use(reading) -> None:
         st.caption(f"✓ {echo.plain(sentence, ECHO_CHARS)}")
     for sentence in reading.unread:
         st.caption(f"• {echo.plain(sentence, ECHO_CHARS)}")
-    with st.expander(_("What was read"), expanded=False):
+    with st.expander(_("What was read"), expanded=True):
         st.json(summarised(reading.read), expanded=False)
 
 
