@@ -194,7 +194,7 @@ def _validated(entry: table_files.Entry, name: str, key: str, max_elements: int,
             f"max_elements = {max_elements} (default {MAX_TABLE_ELEMENTS} = 1024 x 8192)"
         )
     try:
-        values = torch.as_tensor(entry.load())
+        values = _dense_real(torch.as_tensor(entry.load()), where)
     except Exception as error:  # damaged data past a good header (a bad deflate stream, a CRC, a short record)
         if isinstance(error, ValueError) and str(error).startswith("source "):
             raise
@@ -210,6 +210,25 @@ def _validated(entry: table_files.Entry, name: str, key: str, max_elements: int,
         )
     table = values.to(dtype)
     return table
+
+
+def _dense_real(values: torch.Tensor, where: str) -> torch.Tensor:
+    """The values as a dense float64 CPU tensor, the one form every check below works on: float8 and unsigned
+    integers (which torch's reductions do not take), a sparse layout and the meta device (shapes without values)
+    are turned into it or refused with a message."""
+    if values.device.type == "meta":
+        raise ValueError(f"{where}: the table is on the meta device: it has a shape but no values")
+    if values.layout != torch.strided:
+        raise ValueError(
+            f"{where}: the table is a {str(values.layout).removeprefix('torch.')} tensor; only dense tables are read"
+        )
+    try:
+        return values.to(device="cpu", dtype=torch.float64)
+    except (RuntimeError, TypeError, NotImplementedError) as error:
+        raise ValueError(
+            f"{where}: its dtype {str(values.dtype).removeprefix('torch.')} cannot be read as numbers "
+            f"({table_files.first_line(error)})"
+        ) from error
 
 
 def _names(entries) -> str:

@@ -3,7 +3,8 @@ zip directory, a safetensors header) is checked before any of its data is read, 
 
 - ``.npy``: the header (numpy's own reader, at most 10,000 bytes) gives dtype and shape; the data are read later,
   exactly ``prod(shape) * itemsize`` bytes, and only for the tensor chosen.
-- ``.npz``: a zip of ``.npy`` members. The zip directory is read first (at most :data:`MAX_ZIP_MEMBERS` entries);
+- ``.npz``: a zip of ``.npy`` members. The zip directory is read first (at most :data:`MAX_ZIP_DIRECTORY` bytes and
+  :data:`MAX_ZIP_MEMBERS` entries, counted as listed, not as the end record declares);
   a member whose declared uncompressed size is over the budget is refused before it is inflated (a 3 MB file can
   declare 3 GiB of zeros); then each member's header, as for ``.npy``.
 - ``.pt/.pth/.bin``: a zip-format torch file has its directory checked first (entry count; the bytes its compressed
@@ -38,11 +39,15 @@ import torch
 from safetensors import safe_open
 
 MAX_ZIP_MEMBERS = 4096  # a checkpoint holds a few hundred tensors; a zip of millions is a directory bomb
+MAX_ZIP_DIRECTORY = MAX_ZIP_MEMBERS * 512  # bytes: 4096 entries with names of a few hundred characters
 HEADER_ROOM = 1 << 16  # bytes allowed beside a table's values (a .npy header, a torch file's pickle)
 MAX_SAFETENSORS_HEADER = 16 << 20  # a model's header lists its tensors in a few hundred KB
 NEVER_LOADED = "holds Python objects, which are never loaded (only numbers are read, never pickled objects)"
 _ZIP_MAGIC = b"PK\x03\x04"
-_TORCH_INTS = (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
+_TORCH_INTS = (
+    *(torch.uint8, torch.uint16, torch.uint32, torch.uint64),
+    *(torch.int8, torch.int16, torch.int32, torch.int64),
+)
 
 
 @dataclass(frozen=True)
@@ -159,28 +164,58 @@ def _npy_entry(opener: Callable[[], IO[bytes]], where: str) -> Entry:
     return Entry(tuple(shape), _kind(dtype), load)
 
 
-def _zip_member_count(stream: IO[bytes]) -> int | None:
-    """How many entries the zip's end record declares (zip64 too), read before the directory; None if none found."""
+def _zip_directory_extent(stream: IO[bytes]) -> tuple[int, int, int] | None:
+    """(entries declared, start, size) of the zip's central directory, from its end record (zip64 too), or None
+    when there is none (not a zip: the reader says so)."""
     stream.seek(0, io.SEEK_END)
     size = stream.tell()
     stream.seek(max(0, size - (1 << 16) - 22))
+    base = stream.tell()
     tail = stream.read()
     at = tail.rfind(b"PK\x05\x06")
     if at < 0 or at + 22 > len(tail):
         return None
-    count = struct.unpack_from("<H", tail, at + 10)[0]
-    if count == 0xFFFF and at >= 20 and tail[at - 20 : at - 16] == b"PK\x06\x07":
+    count, directory_size = struct.unpack_from("<HI", tail, at + 10)
+    directory_end = base + at
+    if at >= 20 and tail[at - 20 : at - 16] == b"PK\x06\x07":  # zip64: its end record holds the real numbers
         stream.seek(struct.unpack_from("<Q", tail, at - 12)[0])
-        record = stream.read(40)
-        if record[:4] == b"PK\x06\x06" and len(record) == 40:
-            count = struct.unpack_from("<Q", record, 32)[0]
+        record = stream.read(56)
+        if record[:4] == b"PK\x06\x06" and len(record) == 56:
+            count, directory_size = struct.unpack_from("<QQ", record, 32)
+            directory_end = base + at - 20 - 56
+    return count, directory_end - directory_size, directory_size
+
+
+def _zip_listed_count(stream: IO[bytes], start: int, size: int, most: int) -> int:
+    """How many entries the central directory lists (what zipfile would read, whatever the end record declares),
+    counted by walking its records' fixed headers, at most ``most + 1``."""
+    stream.seek(max(0, start))
+    directory = stream.read(size)
+    count = at = 0
+    while at + 46 <= len(directory) and directory[at : at + 4] == b"PK\x01\x02" and count <= most:
+        name, extra, comment = struct.unpack_from("<HHH", directory, at + 28)
+        at += 46 + name + extra + comment
+        count += 1
     return count
 
 
 def _zip_directory(name: str, stream: IO[bytes]) -> zipfile.ZipFile:
-    count = _zip_member_count(stream)
-    if count is not None and count > MAX_ZIP_MEMBERS:
-        raise ValueError(f"source {name!r} is a zip of {count:,} entries (at most {MAX_ZIP_MEMBERS:,} are read)")
+    """The archive, once its central directory is known to be small: zipfile parses every entry it lists into
+    memory (a few hundred bytes each) before anything can be refused, so the bytes it would read and the entries it
+    would find are counted first."""
+    extent = _zip_directory_extent(stream)
+    if extent is not None:
+        declared, start, size = extent
+        if size > MAX_ZIP_DIRECTORY:
+            raise ValueError(
+                f"source {name!r} has a zip directory of {size:,} bytes (at most {MAX_ZIP_DIRECTORY:,} are read)"
+            )
+        listed = declared if declared > MAX_ZIP_MEMBERS else _zip_listed_count(stream, start, size, MAX_ZIP_MEMBERS)
+        if listed > MAX_ZIP_MEMBERS:
+            shown = (
+                f"{declared:,}" if declared > MAX_ZIP_MEMBERS else f"over {MAX_ZIP_MEMBERS:,}"
+            )  # listed: counted so far
+            raise ValueError(f"source {name!r} is a zip of {shown} entries (at most {MAX_ZIP_MEMBERS:,} are read)")
     stream.seek(0)
     return zipfile.ZipFile(stream)
 

@@ -124,6 +124,28 @@ def torch_bytes(obj, *, legacy: bool = False) -> bytes:
     return buffer.getvalue()
 
 
+def lying_directory(listed: int, *, declared: int = 1, torch_file: bool = False) -> bytes:
+    """A zip whose end record declares ``declared`` entries while its central directory lists ``listed`` (copies
+    of one real entry's record): zipfile parses every listed entry, whatever the end record says."""
+    if torch_file:
+        real = torch_bytes({"wpe": torch.zeros(2, 2)})
+    else:
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as archive:
+            archive.writestr("wpe.npy", npy_bytes(np.zeros((2, 2), np.float32)))
+        real = buffer.getvalue()
+    end = real.rfind(b"PK\x05\x06")
+    size, offset = struct.unpack_from("<II", real, end + 12)
+    record = real[offset : offset + size]
+    first = record[: 46 + sum(struct.unpack_from("<HHH", record, 28))]  # the directory's first entry
+    directory = first * listed
+    return (
+        real[:offset]
+        + directory
+        + struct.pack("<4sHHHHIIH", b"PK\x05\x06", 0, 0, declared, declared, len(directory), offset, 0)
+    )
+
+
 def safetensors_header(length: int, header: bytes) -> bytes:
     return struct.pack("<Q", length) + header
 
@@ -154,6 +176,10 @@ def hostile_tables(marker: Path) -> list[tuple[str, bytes, str]]:
         ("scalar.npy", npy_bytes(np.float32(1.0)), "2-D"),
         ("vector.npy", npy_bytes(np.zeros(8, np.float32)), "2-D"),
         ("cube.npy", npy_bytes(np.zeros((2, 3, 4), np.float32)), "2-D"),
+        ("lying.npz", lying_directory(5000), "zip of over 4,096 entries"),
+        ("lying.pt", lying_directory(5000, torch_file=True), "zip of over 4,096 entries"),
+        ("sparse.pt", torch_bytes({"wpe": torch.ones(8, 4).to_sparse()}), "sparse_coo tensor; only dense"),
+        ("meta.pt", torch_bytes({"wpe": torch.empty(8, 4, device="meta")}), "meta device"),
         ("empty.pt", b"", "empty"),
         ("text.npy", b"positions,channels\n1,2\n", "not a .npy file"),
     ]  # fmt: skip

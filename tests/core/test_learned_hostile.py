@@ -4,6 +4,7 @@ read (zip bombs cost no memory), pickles never run, and every refusal says why i
 from __future__ import annotations
 
 import io
+import json
 import struct
 import zipfile
 
@@ -19,6 +20,7 @@ from tests.hostile_tables import (
     deflated_zeros,
     hostile_tables,
     legacy_storage_claim,
+    lying_directory,
     npy_bytes,
     npy_header,
     npz_bomb,
@@ -177,3 +179,50 @@ def test_zip_directories_and_npy_headers_that_lie_are_refused_by_what_they_decla
     header = b"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), 'extra': __import__('os')}"
     with pytest.raises(ValueError, match=r"code\.npy' could not be read as \.npy: malformed"):  # never evaluated
         load_table((b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header, "code.npy"))
+
+
+@pytest.mark.parametrize("torch_file", [False, True], ids=["npz", "pt"])
+def test_a_zip_listing_a_million_entries_while_declaring_one_is_refused_before_zipfile_reads_them(torch_file):
+    data = lying_directory(1_100_000, torch_file=torch_file)  # 56-70 MB of directory records
+    name = "listed.pt" if torch_file else "listed.npz"
+    message, growth = _refusal_and_peak((data, name))
+    assert "zip directory of" in message and "at most 2,097,152 are read" in message
+    assert growth < MEMORY_BUDGET_KIB, f"refusing took {growth >> 10} MiB"
+
+
+DTYPES = {
+    f"{str(dtype).removeprefix('torch.')}.pt": dtype
+    for dtype in (torch.uint16, torch.uint32, torch.uint64, torch.float8_e4m3fn, torch.float8_e5m2)
+}
+
+
+def _counting(dtype: torch.dtype) -> torch.Tensor:
+    """0, 1, ..., 31 as an (8, 4) table in ``dtype`` (rounded where float8 cannot hold them)."""
+    return torch.arange(32.0).reshape(8, 4).to(dtype)
+
+
+def _safetensors(dtype: str, shape: list[int], nbytes: int) -> bytes:
+    header = json.dumps({"wpe": {"dtype": dtype, "shape": shape, "data_offsets": [0, nbytes]}}).encode()
+    return struct.pack("<Q", len(header)) + header + bytes(nbytes)
+
+
+@pytest.mark.parametrize(
+    "name, data",
+    [
+        ("f8.safetensors", _safetensors("F8_E4M3", [8, 4], 32)),  # the issue's 111-byte file
+        ("u16.safetensors", _safetensors("U16", [8, 4], 64)),
+        ("u64.safetensors", _safetensors("U64", [8, 4], 256)),
+        *[
+            (
+                f"{str(dtype).removeprefix('torch.')}.pt",
+                torch_bytes({"wpe": torch.arange(32.0).reshape(8, 4).to(dtype)}),
+            )
+            for dtype in (torch.uint16, torch.uint32, torch.uint64, torch.float8_e4m3fn, torch.float8_e5m2)
+        ],
+    ],
+)
+def test_float8_and_unsigned_tables_are_read_as_their_numbers(name, data):
+    table = load_table((data, name))
+    assert table.shape == (8, 4) and table.dtype == torch.float32 and torch.isfinite(table).all()
+    if name.endswith(".pt"):
+        assert torch.equal(table, _counting(DTYPES[name]).to(torch.float32))
