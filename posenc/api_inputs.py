@@ -12,7 +12,7 @@ from typing import Any
 
 from posenc import i18n
 from posenc.figures.params import ParamSpec
-from posenc_core.hf_config import ConfigReading, from_hf_config
+from posenc_core.hf_config import ConfigReading, from_hf_config, read_config_file
 
 
 @dataclass(frozen=True)
@@ -56,11 +56,11 @@ def read_config(config: Mapping[str, Any] | str | bytes | os.PathLike) -> Config
     of the file. The reading's ``preset`` is the model; ``read`` and ``unread`` say what was and was not used."""
     if isinstance(config, os.PathLike) or (isinstance(config, str) and not config.lstrip().startswith("{")):
         path = Path(config).expanduser()
-        if not path.is_file():
+        if not path.exists():
             raise ValueError(
                 f"config must be a config.json's path, its JSON text or a dict; there is no file {str(path)!r}"
             )
-        config = path.read_bytes()
+        config = read_config_file(path)  # its size checked before it is read; a directory or FIFO refused
     elif not isinstance(config, Mapping | str | bytes | bytearray):
         raise ValueError(f"config must be a config.json's path, its JSON text or a dict (got {type(config).__name__})")
     try:

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from posenc_core.hf_config import ConfigReading, from_hf_config
+from posenc_core.hf_config import ConfigReading, from_hf_config, read_config_file
 
 _NOT_PARAMETERS = ("name", "scheme", "source", "rope_scaling", "notes")
 _SHOWN_VALUES = 8  # a long per-layer list is shortened to its first values in the text output
@@ -56,8 +56,8 @@ def read(model: str) -> ConfigReading:
     path = Path(model).expanduser()
     if path.is_dir() and (path / "config.json").is_file():
         path = path / "config.json"
-    if path.is_file():
-        reading = from_hf_config(path.read_bytes())
+    if path.exists() and not path.is_dir():  # a file, a FIFO, a device: a path, never sent to the Hub as an id
+        reading = from_hf_config(read_config_file(path))
         preset = dataclasses.replace(reading.preset, source=f"{path} ({reading.preset.name})")
         return dataclasses.replace(reading, preset=preset)
     if model.endswith(".json") or path.is_dir():

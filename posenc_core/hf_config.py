@@ -16,6 +16,8 @@ v5 ``standardize_rope_params``: ``"type"`` -> ``"rope_type"``; Phi-3's top-level
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -99,6 +101,30 @@ def from_hf_config(config: Mapping[str, Any] | str | bytes) -> ConfigReading:
     return ConfigReading(preset=preset, read=r.read, unread=r.unread)
 
 
+def read_config_file(path: str | os.PathLike) -> bytes:
+    """The bytes of a config.json file, read only once it is known to be a regular file of at most
+    ``MAX_CONFIG_BYTES`` (a 3 GB file is refused by its size, unread; a directory, FIFO or device is no file)."""
+    shown = os.fspath(path)
+    try:
+        status = os.stat(path)
+    except OSError as error:
+        raise ValueError(f"config file {shown!r} cannot be read: {error.strerror}") from None
+    if not stat.S_ISREG(status.st_mode):
+        kind = (
+            "a directory"
+            if stat.S_ISDIR(status.st_mode)
+            else "a FIFO"
+            if stat.S_ISFIFO(status.st_mode)
+            else ("a device" if stat.S_ISCHR(status.st_mode) or stat.S_ISBLK(status.st_mode) else "a special file")
+        )
+        raise ValueError(f"config file {shown!r} is {kind}, not a config.json file")
+    _check_size(status.st_size)
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_CONFIG_BYTES + 1)  # a file that grew since: still bounded
+    _check_size(len(data))
+    return data
+
+
 def _load(config: Any) -> Mapping[str, Any]:
     """The config as a mapping: text is checked for size and nesting before ``json.loads`` sees it."""
     if isinstance(config, bytes | bytearray):
@@ -109,6 +135,7 @@ def _load(config: Any) -> Mapping[str, Any]:
             raise ValueError(f"config is not UTF-8 text ({error.reason} at byte {error.start})") from None
     if isinstance(config, str):
         _check_size(len(config) if config.isascii() else len(config.encode("utf-8", "surrogatepass")))
+        config = config.removeprefix("\ufeff")  # a byte-order mark, as read from bytes by utf-8-sig: pasted alike
         try:
             config = json.loads(config, parse_int=_whole_number)
         except json.JSONDecodeError as error:
@@ -120,7 +147,35 @@ def _load(config: Any) -> Mapping[str, Any]:
         _check_nesting(config)
     if not isinstance(config, Mapping):
         raise ValueError(f"config must be a JSON object {{...}} (got {type(config).__name__})")
+    _check_unicode(config)
     return config
+
+
+def _check_unicode(config: Mapping[str, Any]) -> None:
+    """Refuse text that is not Unicode: JSON may write an unpaired surrogate (``"\\ud800"``), which no UTF-8 text
+    can hold, so a name made of it would break every page that shows it. The key is named."""
+    stack: list[tuple[Any, str]] = [(config, "")]
+    while stack:
+        node, path = stack.pop()
+        items = node.items() if isinstance(node, Mapping) else enumerate(node) if isinstance(node, list) else ()
+        for key, child in items:
+            where = f"{path}.{key}" if path and isinstance(key, str) else f"{path}[{key}]" if path else str(key)
+            for text in (key, child):
+                if isinstance(text, str) and not _is_unicode(text):
+                    raise ValueError(
+                        f"config key {where!a} holds text that is not Unicode (an unpaired surrogate: "
+                        f"{ascii(text)[:42]})"
+                    )
+            if isinstance(child, Mapping | list):
+                stack.append((child, where))
+
+
+def _is_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _check_size(size: int) -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
+from posenc import read_config
 from posenc.config_command import main
 from posenc_core.hf_config import from_hf_config
 from tests.hub_fixture import serve_hub
@@ -72,3 +74,37 @@ def test_a_file_the_reader_rejects_is_status_1(capsys, tmp_path):
     bad.write_text("{not json")
     assert main([str(bad)]) == 1
     assert "config is not valid JSON" in capsys.readouterr().err
+
+
+def test_a_huge_file_is_refused_by_its_size_unread(capsys, tmp_path):
+    huge = tmp_path / "config.json"
+    with huge.open("wb") as handle:  # 3 GB that take no disk: a sparse file
+        handle.truncate(3 * 10**9)
+    assert main([str(huge)]) == 1
+    assert "config is larger than 1 MB (3000.0 MB)" in capsys.readouterr().err
+    with pytest.raises(ValueError, match=r"larger than 1 MB \(3000\.0 MB\)"):
+        read_config(huge)  # the notebook API alike
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
+def test_a_path_that_is_no_file_is_refused_as_a_path_never_sent_to_the_hub(hub, capsys, tmp_path, kind):
+    path = {"fifo": tmp_path / "config.json", "device": Path("/dev/null"), "folder": tmp_path / "org" / "name"}[kind]
+    if kind == "fifo":
+        os.mkfifo(path)  # reading it would wait forever for a writer
+    if kind == "folder":
+        path.mkdir(parents=True)  # looks like an org/name id, holds no config.json
+    assert main([str(path)]) == 1
+    err = capsys.readouterr().err
+    expected = {"fifo": "is a FIFO", "device": "is a device", "folder": "is not a config.json file"}[kind]
+    assert expected in err and "Hub" not in err and "was not found" not in err
+    if kind != "folder":
+        with pytest.raises(ValueError, match=expected):
+            read_config(path)
+
+
+def test_a_config_naming_itself_with_an_unpaired_surrogate_is_one_line(capsys, tmp_path):
+    bad = tmp_path / "config.json"
+    bad.write_text((CONFIGS / "llama-2-7b.json").read_text()[:-2] + ', "_name_or_path": "\\ud800"}')
+    assert main([str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "config key '_name_or_path' holds text that is not Unicode" in err

@@ -212,3 +212,28 @@ def test_shared_checks_shorten_what_they_quote():
             with pytest.raises(ValueError) as error:
                 check(value)
             assert len(str(error.value)) < 200, str(error.value)[:300]
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        (_with("_name_or_path", '"\\ud800"'), "'_name_or_path'"),
+        (_with("model_type", '"llama\\udfff"'), "'model_type'"),
+        (_with("architectures", '["\\ud800ForCausalLM"]'), "'architectures[0]'"),
+        (_with("rope_scaling", '{"\\ud800": 1}'), r"'rope_scaling.\ud800'"),
+    ],
+)
+def test_an_unpaired_surrogate_anywhere_is_refused_with_its_key_named(text, key):
+    """JSON may escape a lone surrogate; no UTF-8 page can show it, so the config is refused before a name is made
+    of it (it used to break every page of the session from the sidebar)."""
+    with pytest.raises(ValueError, match=r"holds text that is not Unicode") as refused:
+        from_hf_config(text)
+    assert str(refused.value).startswith(f"config key {key} ") and str(refused.value).encode("utf-8")
+    with pytest.raises(ValueError, match="not Unicode"):
+        from_hf_config(json.loads(text))  # a mapping (the notebook API) is checked alike
+
+
+def test_a_byte_order_mark_is_read_alike_from_text_and_from_bytes():
+    text = "\ufeff" + json.dumps(LLAMA)
+    from_text, from_bytes = from_hf_config(text), from_hf_config(text.encode("utf-8"))
+    assert from_text.preset == from_bytes.preset == from_hf_config(json.dumps(LLAMA)).preset

@@ -34,6 +34,8 @@ HOSTILE = {
         "original_max_position_embeddings must be an integer",
     ),
     "not json": ("{not json", "not valid JSON"),
+    "surrogate": (_text(LLAMA, _name_or_path='"\\ud800"'), "holds text that is not Unicode"),
+    "byte-order mark": ("\ufeff" + json.dumps(LLAMA), None),
 }
 
 
@@ -41,7 +43,7 @@ def _errors(at) -> str:
     return "\n".join(error.value for error in at.sidebar.error)
 
 
-@pytest.mark.parametrize("kind", ["deep", "giant", "yarn"])
+@pytest.mark.parametrize("kind", ["deep", "giant", "yarn", "surrogate"])
 def test_a_hostile_pasted_config_is_a_message_and_the_page_still_draws(kind):
     text, words = HOSTILE[kind]
     at = open_page("sinusoidal", {"preset": "config"})
@@ -52,7 +54,7 @@ def test_a_hostile_pasted_config_is_a_message_and_the_page_still_draws(kind):
     assert chart_specs(at), "the page keeps drawing its figures"
 
 
-@pytest.mark.parametrize("kind", ["original", "not json"])
+@pytest.mark.parametrize("kind", ["original", "not json", "surrogate"])
 def test_a_hostile_config_in_a_link_is_a_message_and_the_page_still_draws(kind):
     text, words = HOSTILE[kind]
     at = open_page("sinusoidal", {"preset": "config", "config": config_link.encode(text)})
@@ -131,3 +133,11 @@ def test_values_from_a_config_show_as_plain_text_not_markdown():
     typed = {**LLAMA, "model_type": ["[log in](http://127.0.0.1:9/)"]}
     at = open_page("sinusoidal", {"preset": "config", "config": config_link.encode(json.dumps(typed))})
     assert "model_type must be a name" in _errors(at) and "[log in](" not in _errors(at)
+
+
+def test_a_pasted_config_with_a_byte_order_mark_is_read_as_an_uploaded_one_is():
+    text, _ = HOSTILE["byte-order mark"]
+    at = open_page("rope", {"preset": "config"})
+    at.text_area(key="config_text").set_value(text).run()
+    assert not at.exception and not _errors(at)
+    assert at.session_state["config_reading"].preset.rope_theta == 5e5
