@@ -69,7 +69,7 @@ def rope_fields(r: Reader, label: str | None, block: Any, head_dim: int, model_t
             )
         scaling["original_max_position_embeddings"] = original
     fields["rope_scaling"] = scaling
-    _check_lengths(r, scaling, label, int(rope_dim * fields["partial_rotary_factor"]))
+    _check_block(scaling, label, int(rope_dim * fields["partial_rotary_factor"]))
     if scaling and scaling.get("mrope_section") is not None:
         fields["mrope_section"] = tuple(scaling["mrope_section"])  # whole numbers, checked with the block
     interleave_label, interleave = r.get("rope_interleave")
@@ -129,10 +129,33 @@ def _normalize_scaling(r: Reader, block: dict[str, Any], label: str | None) -> d
     return {"rope_type": rope_type, **block}
 
 
-def _check_lengths(r: Reader, scaling: Mapping[str, Any] | None, label: str | None, rotary_dim: int) -> None:
-    """LongRoPE factor lists and M-RoPE sections must cover rotary_dim / 2 frequencies."""
+def _check_block(scaling: Mapping[str, Any] | None, label: str | None, rotary_dim: int) -> None:
+    """What the formulas need of a block, refused with the key named: LongRoPE's factor lists and M-RoPE's
+    sections cover rotary_dim / 2 frequencies; YaRN's ramp runs from beta_slow up to beta_fast turns; Llama 3.1's
+    blend runs from low_freq_factor up to high_freq_factor (equal or reversed bounds divide by zero or blend
+    backwards)."""
     scaling, pairs = scaling or {}, rotary_dim // 2
-    counts = [(key, len(scaling.get(key) or [])) for key in _LIST_KEYS]
-    for key, count in (*counts, ("mrope_section", sum(scaling.get("mrope_section") or []))):
-        if key in scaling and count != pairs:
-            r.unread.append(f"{label}.{key} covers {count} frequencies; rotary dim {rotary_dim} has {pairs}")
+    for key in _LIST_KEYS:
+        if key in scaling and len(scaling[key]) != pairs:
+            raise ValueError(
+                f"{label}.{key} has {len(scaling[key])} factors; rotary dim {rotary_dim} has {pairs} pairs, one "
+                "factor each"
+            )
+    if "mrope_section" in scaling and sum(scaling["mrope_section"]) != pairs:
+        raise ValueError(
+            f"{label}.mrope_section {list(scaling['mrope_section'])} adds up to {sum(scaling['mrope_section'])}; "
+            f"it must add up to the {pairs} pairs of rotary dim {rotary_dim}"
+        )
+    if scaling.get("rope_type") == "yarn":
+        fast, slow = (_or_default(scaling, key) for key in ("beta_fast", "beta_slow"))
+        if fast <= slow:
+            raise ValueError(f"{label}.beta_fast ({fast:g}) must be greater than beta_slow ({slow:g})")
+    if scaling.get("rope_type") == "llama3":
+        low, high = scaling.get("low_freq_factor"), scaling.get("high_freq_factor")
+        if low is not None and high is not None and low >= high:
+            raise ValueError(f"{label}.low_freq_factor ({low:g}) must be less than high_freq_factor ({high:g})")
+
+
+def _or_default(scaling: Mapping[str, Any], key: str) -> float:
+    value = scaling.get(key)
+    return float(SCALING_KEYS[key].default if value is None else value)

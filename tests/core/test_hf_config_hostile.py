@@ -145,13 +145,25 @@ def test_wrong_types_and_wrong_lengths_name_the_key_and_what_is_allowed(config, 
         from_hf_config(json.dumps(config))
 
 
-def test_lists_of_the_wrong_length_are_said_and_the_rest_is_read():
-    """A LongRoPE list or M-RoPE sections that do not match the rotary dim are a sentence of the reading (the page
-    says which lists it draws), not an exception."""
-    reading = from_hf_config({**PHI3, "rope_scaling": {**PHI3["rope_scaling"], "long_factor": [2.0] * 47}})
-    assert "rope_scaling.long_factor covers 47 frequencies; rotary dim 96 has 48" in reading.unread
-    sections = from_hf_config({**LLAMA, "rope_scaling": {"rope_type": "default", "mrope_section": [1, 2]}})
-    assert "rope_scaling.mrope_section covers 3 frequencies; rotary dim 128 has 64" in sections.unread
+@pytest.mark.parametrize(
+    ("config", "words"),
+    [
+        ({**PHI3, "rope_scaling": {**PHI3["rope_scaling"], "long_factor": [2.0] * 47}},
+         "rope_scaling.long_factor has 47 factors; rotary dim 96 has 48 pairs"),
+        ({**LLAMA, "rope_scaling": {"rope_type": "default", "mrope_section": [1, 2]}},
+         r"rope_scaling.mrope_section \[1, 2\] adds up to 3; it must add up to the 64 pairs of rotary dim 128"),
+        (_scaled(beta_fast=1.0, beta_slow=1.0), r"rope_scaling.beta_fast \(1\) must be greater than beta_slow \(1\)"),
+        (_scaled(beta_slow=40.0), r"rope_scaling.beta_fast \(32\) must be greater than beta_slow \(40\)"),  # HF's 32
+        ({**LLAMA, "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 4.0,
+                                    "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}},
+         r"rope_scaling.low_freq_factor \(4\) must be less than high_freq_factor \(4\)"),
+    ],
+)  # fmt: skip
+def test_a_block_the_formulas_cannot_draw_is_refused_with_its_key_named(config, words):
+    """Lists of the wrong length, sections of the wrong sum and ramps whose bounds are equal or reversed were
+    accepted (the lists as a note) and then broke the figures: they are refused where the config is read."""
+    with pytest.raises(ValueError, match=words):
+        from_hf_config(config)
 
 
 def test_a_hostile_value_in_a_message_is_shortened():

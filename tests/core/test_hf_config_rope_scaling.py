@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from posenc_core.hf_config import from_hf_config
 from tests.core.hf_config_helpers import LLAMA, load, read
 
@@ -18,11 +20,11 @@ def test_phi3_su_is_longrope_and_the_top_level_original_length_wins():
     assert any("overridden by the top-level 4096" in line for line in reading.unread)
 
 
-def test_longrope_lists_of_the_wrong_length_are_reported():
+def test_longrope_lists_of_the_wrong_length_are_refused():
     config = load("phi-3-mini-128k-instruct.json")
     config["rope_scaling"]["long_factor"] = [1.0] * 32
-    reading = from_hf_config(config)
-    assert "rope_scaling.long_factor covers 32 frequencies; rotary dim 96 has 48" in reading.unread
+    with pytest.raises(ValueError, match="rope_scaling.long_factor has 32 factors; rotary dim 96 has 48 pairs"):
+        from_hf_config(config)
 
 
 def test_v5_rope_parameters_hold_the_base():
@@ -66,9 +68,11 @@ def test_unknown_scaling_type_is_reported_and_ignored():
     assert any(line.startswith("rope_scaling.type 'foo' is not a known RoPE scaling type") for line in reading.unread)
 
 
-def test_mrope_sections_that_do_not_cover_the_frequencies_are_reported():
+def test_mrope_sections_that_do_not_cover_the_frequencies_are_refused_and_interleaving_is_noted():
     config = {**LLAMA, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 16], "mrope_interleaved": True}}
+    with pytest.raises(ValueError, match=r"mrope_section \[16, 24, 16\] adds up to 56; it must add up to the 64"):
+        from_hf_config(config)
+    config["rope_scaling"]["mrope_section"] = [16, 24, 24]
     reading = from_hf_config(config)
     assert reading.preset.scheme == "mrope"
-    assert "rope_scaling.mrope_section covers 56 frequencies; rotary dim 128 has 64" in reading.unread
     assert any("interleaved M-RoPE" in line for line in reading.unread)
