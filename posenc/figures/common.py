@@ -15,7 +15,10 @@ import plotly.graph_objects as go
 from posenc.figures.theme import REFERENCE_INK, SEQUENTIAL_SCALE
 from posenc.i18n import N_, _
 
-LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.25, "x": 0}  # a legend under the x-axis title
+# A legend under the plot: at the bottom of the figure, where Plotly makes the bottom margin hold the x axis (its
+# tick labels and title) and then the legend's rows, whatever the width and the type size (a place given as a
+# fraction of the plot's height runs into the axis title once the text is larger, as on a slide).
+LEGEND_BELOW = {"orientation": "h", "yref": "container", "yanchor": "bottom", "y": 0, "x": 0}
 CATEGORY_TICKS = 12  # labels on an ordered category axis (hover names every cell)
 # What an overview samples (``sampled_note``'s ``what``), shown translated: a caller passes the English word.
 SAMPLED_THINGS = (N_("positions"), N_("distances"), N_("tokens"), N_("channels"), N_("grid cells"))

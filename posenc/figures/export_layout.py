@@ -57,7 +57,7 @@ def fit_to_page(fig: go.Figure, size: str) -> tuple[int, int]:
     if margin.t + margin.b > 0.7 * height:  # keep room for the plot (Plotly refuses to draw without)
         margin.t, margin.b = (side * 0.7 * height / (margin.t + margin.b) for side in (margin.t, margin.b))
     respace(fig, "y", height - margin.t - margin.b, font)
-    _wrap_axis_titles(fig, "y", height - margin.t - margin.b, font)
+    wrap_axis_titles(fig, "y", height - margin.t - margin.b, font)
     decades_only(fig, {"x": plot_width, "y": height - margin.t - margin.b}, font)
     title = fig.layout.title
     if title.text:  # Plotly sets the first line's baseline at y for several lines whatever yanchor says; "bottom"
@@ -89,7 +89,7 @@ def fit_to_width(fig: go.Figure, width: float, *, place_colorbars: bool = True) 
     if _legend_below(fig, width):
         margin.b = 4.6 * font + _put_legend_below(fig, width, font)  # the builder's margin held its own legend
     respace(fig, "x", plot_width, font)
-    margin.b = (margin.b or TEMPLATE_MARGIN["b"]) + (_wrap_axis_titles(fig, "x", plot_width, font) - 1) * 1.45 * font
+    margin.b = (margin.b or TEMPLATE_MARGIN["b"]) + (wrap_axis_titles(fig, "x", plot_width, font) - 1) * 1.45 * font
     return plot_width
 
 
@@ -100,7 +100,7 @@ def crowded(fig: go.Figure, height: int) -> bool:
     return min(end - start for start, end in rows) * (height - margin.t - margin.b) < 5 * font
 
 
-def _wrap_axis_titles(fig: go.Figure, direction: str, plot_pixels: float, font: float) -> int:
+def wrap_axis_titles(fig: go.Figure, direction: str, plot_pixels: float, font: float) -> int:
     """Wrap each axis title to the length of its axis (axis titles are 1.2 em); the most lines a title has."""
     lines = 1
     for axis in axes_along(fig, direction).values():
@@ -165,7 +165,8 @@ def _legend_below(fig: go.Figure, width: int) -> bool:
     if not _legend_shown(fig):
         return False
     beside = legend.orientation != "h" and (legend.x is None or legend.x >= 1)
-    return (legend.y is not None and legend.y < 0) or (beside and width < 800)
+    at_the_bottom = legend.yref == "container" and legend.y == 0 and legend.yanchor == "bottom"  # LEGEND_BELOW
+    return (legend.y is not None and legend.y < 0) or at_the_bottom or (beside and width < 800)
 
 
 def _put_legend_below(fig: go.Figure, width: int, font: float) -> float:

@@ -1,7 +1,11 @@
-"""Chart titles that fit a phone: the app's charts take the page's width, down to about 358 px on a 390 px phone,
-and Plotly never wraps a title, so a long line runs off the chart. The app wraps each title to that width (lines
-of about equal length), places it from the top down and makes the top margin hold it and the subplot titles; the
-title as built is kept in the layout's ``meta`` so an export lays it out again for its own page
+"""Charts that read at the width the app gives them, which the server never knows: Plotly never wraps a title nor
+an axis title, so a long line runs off the chart. The app's charts take the page's width, down to about 358 px on
+a 390 px phone; in presenter mode (slide styles) a chart is about 1150 px wide on a 1280 px projector. Each chart
+is laid out for the narrowest width it is drawn at, and reads at any wider one: the title wrapped to that width
+(lines of about equal length), placed from the top down, with a top margin that holds it and the subplot titles;
+subplot and axis titles wrapped to their subplots; gaps between subplots wide and tall enough for the labels
+between them; the figure grown by what its margins grew, so the plot area keeps its height. The title as built is
+kept in the layout's ``meta`` so an export lays it out again for its own page
 (:func:`figures.text_wrap.unwrapped_title`).
 """
 
@@ -9,13 +13,15 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from posenc.figures.export_grid import titles_on
-from posenc.figures.export_layout import decades_only, fit_to_width
-from posenc.figures.text_wrap import UNWRAPPED_TITLE, wrap
+from posenc.figures.export_grid import respace, titles_on
+from posenc.figures.export_layout import decades_only, fit_to_width, wrap_axis_titles
+from posenc.figures.text_wrap import UNWRAPPED_TITLE, unwrapped_title, wrap
 from posenc.figures.theme import BASE_FONT_SIZE, TEMPLATE_MARGIN
 
 PHONE_WIDTH = 358  # px of chart on a 390 px phone (Streamlit's page keeps 16 px each side)
 PHONE_TITLE_WIDTH = 330  # px of title line on a 390 px phone: the chart is 358 px, the title starts 1% in
+PROJECTOR_WIDTH = 1150  # px of chart in presenter mode on a 1280 px projector (the page's padding aside)
+PROJECTOR_HEIGHT = 560  # px: the most a chart takes in presenter mode (a 720 px screen less the page's heading)
 TITLE_LINE = 1.3  # a title line's height in em of the title font
 ONE_LINE = 1.4  # em: subplot titles up to this tall (one line) fit under a one-line title where Plotly puts it
 GAP = 0.6  # em of the layout font above the title, under it, and over the plot
@@ -23,33 +29,73 @@ PLOTLY_HEIGHT = 450  # the height Plotly (and so Streamlit) gives a figure that 
 
 
 def fit_to_phone(fig: go.Figure) -> go.Figure:
-    """Lay ``fig`` out so that it reads at :data:`PHONE_WIDTH` and still at any wider width: subplot titles, gaps
-    between columns, x-axis titles and a legend under the plot as on a page that wide
-    (:func:`figures.export_layout.fit_to_width`), and the title wrapped (:func:`fit_title_to_phone`). The figure
+    """Lay ``fig`` out so that it reads at :data:`PHONE_WIDTH` and still at any wider width (:func:`fit_to_chart`).
+    In place, returns ``fig``."""
+    return fit_to_chart(fig, PHONE_WIDTH, PHONE_TITLE_WIDTH)
+
+
+def fit_to_projector(fig: go.Figure, screen_plot: float | None = None) -> go.Figure:
+    """Lay a figure in a slide style out for presenter mode: a chart :data:`PROJECTOR_WIDTH` wide or wider
+    (:func:`fit_to_chart`), tall enough for a plot area of ``screen_plot`` px (the one it had on the screen, before
+    the slide style's larger text widened its margins: :func:`plot_height`) but no taller than
+    :data:`PROJECTOR_HEIGHT`, with the gaps between its rows and its y-axis titles laid out for that height. In
+    place, returns ``fig``."""
+    fit_to_chart(fig, PROJECTOR_WIDTH, PROJECTOR_WIDTH - PHONE_WIDTH + PHONE_TITLE_WIDTH)
+    margin, font = fig.layout.margin, fig.layout.font.size or BASE_FONT_SIZE
+    wanted = max(fig.layout.height or PLOTLY_HEIGHT, margin.t + margin.b + (screen_plot or 0))
+    fig.layout.height = round(min(wanted, PROJECTOR_HEIGHT))
+    respace(fig, "y", plot_height(fig), font)
+    wrap_axis_titles(fig, "y", plot_height(fig), font)
+    _place_title(fig)
+    return fig
+
+
+def plot_height(fig: go.Figure) -> float:
+    """The height in px of ``fig``'s plot area: its height less its top and bottom margins."""
+    margin = fig.layout.margin
+    return (
+        (fig.layout.height or PLOTLY_HEIGHT) - (margin.t or TEMPLATE_MARGIN["t"]) - (margin.b or TEMPLATE_MARGIN["b"])
+    )
+
+
+def fit_to_chart(fig: go.Figure, width: float, title_width: float) -> go.Figure:
+    """Lay ``fig`` out so that it reads at ``width`` px and still at any wider width: subplot titles, gaps between
+    columns, x-axis titles and a legend under the plot as on a page that wide
+    (:func:`figures.export_layout.fit_to_width`), the title wrapped to ``title_width`` (:func:`fit_title`), gaps
+    between rows tall enough for the labels between them and y-axis titles wrapped to their axes' height. The figure
     grows by what its margins grew, so the plot area keeps its height. In place, returns ``fig``."""
     margin = fig.layout.margin
+    font = fig.layout.font.size or BASE_FONT_SIZE
     before = (margin.t or TEMPLATE_MARGIN["t"]) + (margin.b or TEMPLATE_MARGIN["b"])
-    plot_width = fit_to_width(fig, PHONE_WIDTH, place_colorbars=False)
-    decades_only(fig, {"x": plot_width}, fig.layout.font.size or BASE_FONT_SIZE)  # log ticks that fit a phone
-    fit_title_to_phone(fig)
+    plot_width = fit_to_width(fig, width, place_colorbars=False)
+    fit_title(fig, title_width)
     grown = margin.t + margin.b - before
     if grown > 0:
         fig.layout.height = round((fig.layout.height or PLOTLY_HEIGHT) + grown)
-        _place_title(fig)
+    plot = plot_height(fig)
+    respace(fig, "y", plot, font)
+    wrap_axis_titles(fig, "y", plot, font)
+    decades_only(fig, {"x": plot_width, "y": plot}, font)  # log ticks that fit
+    _place_title(fig)
     return fig
 
 
 def fit_title_to_phone(fig: go.Figure) -> go.Figure:
-    """Wrap ``fig``'s title to :data:`PHONE_TITLE_WIDTH`; a title of several lines is placed from the top of the
-    chart down, with a top margin that holds it and the subplot titles under it. In place, returns ``fig``; a
-    one-line title that fits is left as it is."""
+    """Wrap ``fig``'s title to :data:`PHONE_TITLE_WIDTH` (:func:`fit_title`). In place, returns ``fig``."""
+    return fit_title(fig, PHONE_TITLE_WIDTH)
+
+
+def fit_title(fig: go.Figure, width: float) -> go.Figure:
+    """Wrap ``fig``'s title (as its builder wrote it) to ``width`` px; a title of several lines is placed from the
+    top of the chart down, with a top margin that holds it and the subplot titles under it. In place, returns
+    ``fig``; a one-line title that fits is left as it is."""
     title = fig.layout.title
     if not title.text:
         return fig
     font = fig.layout.font.size or BASE_FONT_SIZE
     title_font = title.font.size or font + 2
-    original = title.text
-    title.text = wrap(original, PHONE_TITLE_WIDTH, title_font)
+    original = unwrapped_title(fig)
+    title.text = wrap(original, width, title_font)
     if title.text != original:
         fig.layout.meta = {**(fig.layout.meta or {}), UNWRAPPED_TITLE: original}
     lines = 1 + title.text.count("<br>")

@@ -15,6 +15,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from posenc.figures.params import PARAMS
+from posenc.figures.phone_fit import fit_to_projector, plot_height
 from posenc.figures.theme import apply_style
 
 
@@ -106,10 +107,15 @@ def resolve_params(figure_id: str, given: Mapping[str, Any]) -> tuple[dict[str, 
 
 
 def build(figure_id: str, params: Mapping[str, Any], *, style: str = "screen") -> FigureResult:
-    """Build figure ``figure_id`` from already valid ``params`` and style it. Core errors raise ValueError."""
+    """Build figure ``figure_id`` from already valid ``params`` and style it; in a slide style, lay it out for
+    presenter mode (``phone_fit.fit_to_projector``: a projector's chart, larger text). Core errors raise
+    ValueError."""
     spec = get_spec(figure_id)
     result = spec.builder(params)
+    on_screen = plot_height(result.figure)
     apply_style(result.figure, style)
+    if style.startswith("slides"):
+        fit_to_projector(result.figure, on_screen)
     return result
 
 

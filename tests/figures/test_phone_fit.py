@@ -5,7 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import pytest
 
-from posenc.figures.phone_fit import PHONE_TITLE_WIDTH, TITLE_LINE, fit_title_to_phone
+from posenc.figures.phone_fit import PHONE_TITLE_WIDTH, TITLE_LINE, fit_title_to_phone, fit_to_phone
 from posenc.figures.text_wrap import CHAR_WIDTH, unwrapped_title
 
 LONG = "RoPE angle m·θ_i mod 2π, head_dim=128, base=10000, L=1,024 positions, every pair of the head"
@@ -124,3 +124,84 @@ def test_a_chinese_title_is_wrapped_by_its_real_width_and_korean_at_its_spaces()
         if joiner is not None:
             assert joiner.join(lines) == title
         assert unwrapped_title(fig) == title and _title_bottom(fig) < fig.layout.margin.t
+
+
+# Figures of the lessons whose labels ran into each other on a projector: a legend under the plot over the x-axis
+# title (the waves, T5's buckets, the score profile, the context-extension plot, M-RoPE's ids), rows too close for
+# the labels between them (the RoPE pair), an axis title longer than its axis.
+PROJECTED = {
+    "sinusoidal-waves": {"seq_len": 128, "d_model": 64, "dims": (0, 8, 20)},
+    "relative-t5-bucket": {},
+    "rope-relative-profile": {"seq_len": 256, "head_dim": 64},
+    "context-inv-freq": {"head_dim": 128, "rope_type": "ntk", "factor": 4.0},
+    "mrope-position-ids": {},
+    "rope-pair-rotation": {"seq_len": 64, "head_dim": 64, "pair": 4},
+}
+
+
+def _slides(figure_id: str, language: str = "en") -> go.Figure:
+    from posenc import figures, i18n  # noqa: F401  (registers every figure)
+    from posenc.figures import registry
+
+    with i18n.language(language):
+        params, _ = registry.resolve_params(figure_id, PROJECTED[figure_id])
+        return registry.build(figure_id, params, style="slides-light").figure
+
+
+@pytest.mark.parametrize("figure_id", list(PROJECTED))
+def test_a_legend_under_the_plot_stands_at_the_bottom_of_the_figure_under_the_x_axis(figure_id):
+    """Plotly's margin then holds the x axis' labels and title first and the legend's rows under them, at any width
+    and type size; a legend placed at a fraction of the plot's height under it ran into the axis title."""
+    legend = _slides(figure_id).layout.legend
+    assert (legend.yref, legend.y, legend.yanchor) == ("container", 0, "bottom")
+
+
+@pytest.mark.parametrize("language", ["en", "ko", "zh-CN"])
+@pytest.mark.parametrize("figure_id", ["context-inv-freq", "rope-relative-profile", "sinusoidal-waves"])
+def test_a_slide_title_is_wrapped_to_the_projectors_chart_and_its_plot_keeps_its_height_on_the_screen(
+    figure_id, language
+):
+    from posenc.figures import registry
+    from posenc.figures.phone_fit import PROJECTOR_HEIGHT, PROJECTOR_WIDTH
+    from posenc.figures.text_wrap import text_width_em
+
+    slides = _slides(figure_id, language)
+    title, font = slides.layout.title, slides.layout.title.font.size or slides.layout.font.size + 2
+    assert all(
+        text_width_em(line) * font <= PROJECTOR_WIDTH - 2 * slides.layout.font.size for line in title.text.split("<br>")
+    )
+    assert unwrapped_title(slides).replace("<br>", "") != "" and "<br>" not in unwrapped_title(slides)
+    with __import__("posenc").i18n.language(language):
+        params, _ = registry.resolve_params(figure_id, PROJECTED[figure_id])
+        screen = registry.build(figure_id, params).figure
+    plot = (screen.layout.height or 450) - screen.layout.margin.t - screen.layout.margin.b
+    margins = slides.layout.margin.t + slides.layout.margin.b
+    assert slides.layout.height <= PROJECTOR_HEIGHT  # what a projected page shows under its heading
+    assert slides.layout.height - margins >= min(plot, PROJECTOR_HEIGHT - margins) - 1
+
+
+def test_rows_get_the_room_their_labels_need_on_a_projector_and_a_phone():
+    """The RoPE pair: the circle's x tick labels and axis title, then the lower panel's title, between the rows."""
+    from posenc.figures.export_grid import cells_along, gaps_needed
+
+    for fig in (_slides("rope-pair-rotation"), fit_to_phone(_slides("rope-pair-rotation"))):
+        font, margin = fig.layout.font.size, fig.layout.margin
+        plot_height = fig.layout.height - margin.t - margin.b
+        lower, upper = cells_along(fig, "y")
+        gap = (upper[0] - lower[1]) * plot_height
+        assert gap >= gaps_needed(fig, "y", font)[0] - 1
+
+
+@pytest.mark.parametrize("fit", ["phone", "projector"])
+def test_a_y_axis_title_is_wrapped_to_the_height_of_its_axis(fit):
+    """A y-axis title longer than its axis ran past the chart's top edge, where it was cut ('step t : word reac')."""
+    from posenc.figures.phone_fit import fit_to_projector
+    from posenc.figures.text_wrap import text_width_em
+
+    fig = go.Figure(go.Heatmap(z=[[1, 2], [3, 4]]))
+    fig.update_layout(height=320, font_size=20, margin={"t": 110, "b": 90})
+    fig.update_yaxes(title_text="step t : word read by the recurrent network, one row per word")
+    (fit_to_phone if fit == "phone" else fit_to_projector)(fig)
+    axis_height = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
+    lines = fig.layout.yaxis.title.text.split("<br>")
+    assert len(lines) >= 2 and all(text_width_em(line) * 1.2 * 20 <= axis_height for line in lines)

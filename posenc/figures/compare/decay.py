@@ -8,7 +8,7 @@ from typing import Any
 import torch
 from plotly.subplots import make_subplots
 
-from posenc.figures.common import as_array
+from posenc.figures.common import LEGEND_BELOW, as_array
 from posenc.figures.compare.curves import distances
 from posenc.figures.compare.items import COMPARE_CURVES, parse_schemes
 from posenc.figures.compare.params import COMPARE_PARAMS
@@ -62,7 +62,7 @@ def decay_curves(p: Mapping[str, Any]) -> FigureResult:
             length=p["seq_len"]
         ),
         height=420,
-        legend={"orientation": "h", "y": -0.2},
+        legend=LEGEND_BELOW,
     )
     notes = (
         note,

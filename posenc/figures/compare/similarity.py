@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from plotly.subplots import make_subplots
 
-from posenc.figures.common import as_array
+from posenc.figures.common import LEGEND_BELOW, as_array
 from posenc.figures.compare.curves import distances, notes
 from posenc.figures.compare.items import COMPARE_CURVES, parse_schemes
 from posenc.figures.compare.metrics import METRICS, measure
@@ -88,7 +88,7 @@ def similarity_curves(p: Mapping[str, Any]) -> FigureResult:
     fig.update_layout(
         title=_("Similarity against relative distance k, L={length:,}").format(length=p["seq_len"]),
         height=480,
-        legend={"orientation": "h", "y": -0.2},
+        legend=LEGEND_BELOW,
     )
     data.update({f"metric_{key}": np.asarray(column, dtype=np.float64) for key, column in table.items()})
     return FigureResult(fig, data, (note, *notes(schemes)))

@@ -16,7 +16,7 @@ import numpy as np
 import torch
 from plotly.subplots import make_subplots
 
-from posenc.figures.common import as_array
+from posenc.figures.common import LEGEND_BELOW, as_array
 from posenc.figures.common_params import MAX_SEQ_LEN
 from posenc.figures.context.params import PAGE, SCALING_PARAMS
 from posenc.figures.context.style import VARIANT_COLOURS
@@ -232,7 +232,7 @@ def angles_past_training(p: Mapping[str, Any]) -> FigureResult:
             label=label, described=describe(p), last=end - 1
         ),
         height=ROW_HEIGHT * len(pairs) + 230,
-        legend={"orientation": "h", "yanchor": "top", "y": -75 / (ROW_HEIGHT * len(pairs))},  # under the x title
+        legend=LEGEND_BELOW,
         margin={"t": 100, "b": 130},
     )
     notes = [

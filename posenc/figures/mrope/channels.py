@@ -10,7 +10,7 @@ import numpy as np
 import torch
 from plotly.subplots import make_subplots
 
-from posenc.figures.common import as_array, sampled_note
+from posenc.figures.common import LEGEND_BELOW, as_array, sampled_note
 from posenc.figures.mrope.params import AXES, AXIS_NAMES, LAYOUT_NAMES
 from posenc.figures.mrope.segments import position_ids
 from posenc.figures.registry import FigureResult, register
@@ -104,7 +104,7 @@ def channel_map(p: Mapping[str, Any]) -> FigureResult:
             section=",".join(map(str, section)), layout=_(LAYOUT_NAMES[layout]), head_dim=head_dim, base=p["base"]
         ),
         height=760,
-        legend={"orientation": "h", "y": -0.1},
+        legend=LEGEND_BELOW,
     )
     check = _text_only_difference(ids.shape[1], inv_freq, section, layout)
     notes = (

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from plotly.subplots import make_subplots
 
-from posenc.figures.common import as_array
+from posenc.figures.common import LEGEND_BELOW, as_array
 from posenc.figures.mrope.grid import integer_ticks
 from posenc.figures.mrope.notes import vision_sentence
 from posenc.figures.mrope.params import AXES, AXIS_NAMES
@@ -74,7 +74,7 @@ def position_id_rows(p: Mapping[str, Any]) -> FigureResult:
         ).format(count=n, merge=p["spatial_merge_size"], delta=delta),
         height=620,
         margin={"t": 110},
-        legend={"orientation": "h", "y": -0.16},
+        legend=LEGEND_BELOW,
     )
     data = {"token": token, **{axis.lower(): as_array(ids[i]) for i, axis in enumerate(AXES)}}
     data["segment"] = np.repeat(np.arange(len(segments), dtype=np.float32), [s.count for s in segments])

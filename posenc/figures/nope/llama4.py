@@ -82,7 +82,7 @@ def temperature(p: Mapping[str, Any]) -> FigureResult:
     fig = lines(
         positions + 1,
         {_("query scale"): data["scale"]},
-        title=_("NoPE query scale, floor_scale={floor_scale:,},<br>attn_scale={attn_scale:g}").format(
+        title=_("NoPE query scale, floor_scale={floor_scale:,}, attn_scale={attn_scale:g}").format(
             floor_scale=p["floor_scale"], attn_scale=p["attn_scale"]
         ),
         x_title=_("tokens so far (p + 1)"),

@@ -169,15 +169,13 @@ def pair_rotation(p: Mapping[str, Any]) -> FigureResult:
             fig.add_vline(x=float(x[0] + count * waves.wavelength), line={"color": "#999", "dash": "dot"}, row=2, col=1)
     fig.update_xaxes(title_text=_("position m (tokens)"), row=2, col=1)
     fig.update_yaxes(range=[-1.1, 1.1], row=2, col=1)
-    fig.update_layout(  # three short lines: a phone shows about 45 characters of a title
-        title=_(
-            "Pair i={pair} turning<br>θ_i={theta:.4g} rad/token, λ_i={wavelength:,.4g} tokens<br>{describe}"
-        ).format(
+    fig.update_layout(  # the app wraps it to the chart's width (figures.phone_fit)
+        title=_("Pair i={pair} turning: θ_i={theta:.4g} rad/token, λ_i={wavelength:,.4g} tokens<br>{describe}").format(
             pair=circle.pair, theta=circle.theta, wavelength=circle.wavelength, describe=describe(p, length=False)
         ),
         height=820,
         margin={"t": 135},
-        legend={**LEGEND_BELOW, "y": -0.1},  # under the waves' axis title (LEGEND_BELOW's -0.25 is for one row)
+        legend=LEGEND_BELOW,
     )
     first, last = view_range(p)
     notes = (
