@@ -121,9 +121,12 @@ def _parse(stack: contextlib.ExitStack, name: str, data: Path | bytes, suffix: s
     stream = stack.enter_context(opener())
     if suffix == ".npz":
         return _npz_entries(stack, name, stream, max_bytes)
-    if stream.read(4) == _ZIP_MAGIC:
+    head = stream.read(16)
+    if head.startswith(_ZIP_MAGIC):
         stream.seek(0)
         _check_torch_zip(name, stream, max_bytes)
+    elif not head.startswith(b"\x80"):  # a legacy torch file is a pickle, which opens with its protocol
+        raise ValueError(f"source {name!r} is not a torch file ({suffix}): {_what_it_is(head)}")
     stream.seek(0)
     return _torch_entries(torch.load(stream, map_location="cpu", weights_only=True))
 
@@ -296,6 +299,22 @@ def _torch_entries(loaded: Any, prefix: str = "") -> dict[str, Entry]:
         for key, value in loaded.items():
             entries.update(_torch_entries(value, f"{prefix}.{key}" if prefix else str(key)))
     return entries
+
+
+def _what_it_is(head: bytes) -> str:
+    """What a file that is no torch checkpoint looks like, from its first bytes (a torch file is a zip archive or
+    a pickle)."""
+    if head.startswith(b"\x93NUMPY"):
+        return "it is a NumPy .npy file: name it .npy"
+    if len(head) >= 9 and head[8:9] == b"{" and int.from_bytes(head[:8], "little") < MAX_SAFETENSORS_HEADER:
+        return "it looks like a safetensors file: name it .safetensors"
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError:
+        text = ""
+    if text and all(character.isprintable() or character in "\t\r\n" for character in text):
+        return f"it is text ({text!r}…), not a zip archive or a pickle"
+    return f"a torch file is a zip archive or a pickle, and this one starts with the bytes {head[:8].hex(' ')}"
 
 
 def first_line(error: Exception) -> str:

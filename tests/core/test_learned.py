@@ -232,7 +232,9 @@ def test_load_table_rejects_too_large_by_default(tmp_path):
         ((b"abc", "table.txt"), r"\.npy"),
         ((b"not a numpy file", "table.npy"), "not a .npy file"),
         ((b"garbage", "table.safetensors"), "not a safetensors file"),
-        ((b"garbage", "table.pt"), "could not be read"),
+        ((b"garbage", "table.pt"), r"is not a torch file \(\.pt\): it is text \(.garbage.…\)"),
+        ((bytes(64), "zeros.bin"), "starts with the bytes 00 00 00 00 00 00 00 00"),
+        ((b"\x93NUMPY\x01\x00" + bytes(8), "renamed.bin"), "it is a NumPy .npy file: name it .npy"),
         ((b"PK\x03\x04 broken zip", "table.npz"), "could not be read"),
     ],
 )
