@@ -48,6 +48,15 @@ def render() -> None:
     pasted = st.text_area(_("…or paste its contents"), key="config_text", height=120, max_chars=MAX_CONFIG_BYTES)
     if by_model:
         return
+    if uploaded is not None and uploaded.size > MAX_CONFIG_BYTES:  # the browser refuses it; a script may not
+        st.error(
+            _("config.json: {file} is {size:.1f} MB; a config.json is at most {limit} and is not read").format(
+                file=echo.plain(uploaded.name, ECHO_CHARS), size=uploaded.size / 1e6, limit=limit
+            ),
+            icon="🚫",
+        )
+        _forget_reading()
+        return
     text = uploaded.getvalue() if uploaded is not None else pasted
     if not text:
         forget_config_link()
