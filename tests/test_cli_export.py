@@ -117,6 +117,10 @@ def test_lang_exports_the_figure_with_its_text_in_that_language(tmp_path):
         done = run_cli("alibi-slopes", "--lang", code, "--format", "svg", "--out", str(out))
         assert done.returncode == 0, done.stderr
         (written,) = out.iterdir()
-        assert (f"_{code}_" in written.name) == (code != "en"), written.name
-        counts[code] = len(re.findall(letters, written.read_text(encoding="utf-8")))
+        assert written.name.endswith(f"_{code}.svg") == (code != "en"), written.name
+        svg = written.read_text(encoding="utf-8")
+        counts[code] = len(re.findall(letters, svg))
+        families = set(re.findall(r"font-family: ?([^;\"]+)", svg))
+        first = {"en": "'DejaVu Sans'", "ko": "'Noto Sans CJK KR'", "zh-CN": "'Noto Sans CJK SC'"}[code]
+        assert families and all(family.startswith(first) for family in families), families  # the face drawn with
     assert counts["en"] == 0 and counts["ko"] >= 5 and counts["zh-CN"] >= 5, counts

@@ -102,13 +102,12 @@ def _export_one(figure_id: str, given: dict[str, Any], args: argparse.Namespace,
     except ValueError as error:
         raise CliError(f"{figure_id}: {error}") from error
     stem = registry.file_stem(figure_id, params, args.preset)
-    stem += "" if args.lang == i18n.DEFAULT else f"_{args.lang}"
     for fmt in args.formats:
         if fmt in ("csv", "npy") and not result.data:
             print(f"{figure_id}: no data behind this figure; skipping {fmt}")
             continue
-        exported = export.export(result, fmt, style=args.style, size=args.size, scale=args.scale)
-        path = out / f"{export.file_stem(stem, fmt, args.style, args.size)}.{exported.extension}"
+        exported = export.export(result, fmt, style=args.style, size=args.size, scale=args.scale, language=args.lang)
+        path = out / f"{export.file_stem(stem, fmt, args.style, args.size, args.lang)}.{exported.extension}"
         try:
             path.write_bytes(exported.content)
         except OSError as error:

@@ -21,6 +21,7 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from posenc import i18n
 from posenc.figures.export_browser import browser_starts, find_browser, no_browser_message
 from posenc.figures.export_layout import crowded, fit_to_page
 from posenc.figures.registry import FigureResult, with_look
@@ -63,12 +64,25 @@ def image_browser() -> str:
 
 
 def export(
-    result: FigureResult, fmt: str, *, style: str = "screen", size: str = "screen", scale: float | None = None
+    result: FigureResult,
+    fmt: str,
+    *,
+    style: str = "screen",
+    size: str = "screen",
+    scale: float | None = None,
+    language: str | None = None,
 ) -> ExportedFile:
     """Render ``result`` as ``fmt`` (one of :data:`FORMATS`); an image in ``style`` on the page of the size preset
     ``size`` (:data:`figures.theme.SIZES`): a PDF's page and an SVG's width and height are the preset's, a PNG has
     ``scale`` (default: the preset's) pixels per CSS pixel. HTML is drawn in ``style`` at the screen's type size.
-    Raises ValueError for an unknown format, style or size, or for an image when no browser is found."""
+    ``language``: the one the figure was built in (its fonts: :func:`figures.theme.font_family`), by default the
+    current one; the app passes it, as its downloads are drawn on another thread. Raises ValueError for an unknown
+    format, style or size, or for an image when no browser is found."""
+    with i18n.language(language or i18n.current()):
+        return _export(result, fmt, style, size, scale)
+
+
+def _export(result: FigureResult, fmt: str, style: str, size: str, scale: float | None) -> ExportedFile:
     if fmt not in FORMATS:
         raise ValueError(f"fmt must be one of {', '.join(FORMATS)} (got {fmt!r})")
     if size not in SIZES:
@@ -100,12 +114,17 @@ def to_image(figure: go.Figure, fmt: str, width: int, height: int, scale: float,
     )
 
 
-def file_stem(stem: str, fmt: str, style: str, size: str) -> str:
+def file_stem(stem: str, fmt: str, style: str, size: str, language: str = i18n.DEFAULT) -> str:
     """The name (without extension) of ``stem``'s file in ``fmt``: an image's states its style and size, the
-    interactive HTML's its style, a data file's neither (rope-angles_custom_hd128_slides-light_column)."""
+    interactive HTML's its style, a data file's neither (rope-angles_custom_hd128_slides-light_column); an image's
+    and the HTML's end with the language of their text where it is not English (..._slides-light_column_ko)."""
     if fmt in IMAGE_FORMATS:
-        return with_look(stem, style, size)
-    return with_look(stem, style) if fmt == "html" else stem
+        named = with_look(stem, style, size)
+    elif fmt == "html":
+        named = with_look(stem, style)
+    else:
+        return stem
+    return named if language == i18n.DEFAULT else f"{named}_{language}"
 
 
 def quiet_kaleido() -> None:

@@ -16,9 +16,11 @@ import plotly.io as pio
 from posenc import i18n
 
 FONT_FAMILY = "DejaVu Sans, Arial, Helvetica, sans-serif"
-# Korean and Chinese text needs a CJK font after the Latin one (the browser and kaleido's Chromium fall back glyph by
-# glyph): Noto CJK (installed with the project's setup, scripts/ensure_chromium.sh), else the fonts Windows and macOS
-# ship. Each language names its own regional face first, so a Han character is drawn the way its readers write it.
+# Korean and Chinese figures name their CJK font first: Noto CJK (installed with the project's setup,
+# scripts/ensure_chromium.sh), else the fonts Windows and macOS ship, then the Latin ones. The browser and kaleido's
+# Chromium fall back glyph by glyph through the list, but a slide program or an editor opening an exported SVG may
+# take the first family alone: with a Latin one first it drew boxes for the Hangul and Han. Each language names its
+# own regional face, so a Han character is drawn the way its readers write it (Latin text too is drawn in it).
 CJK_FONTS = {
     "ko": "Noto Sans CJK KR, Noto Sans KR, Malgun Gothic, Apple SD Gothic Neo",
     "zh-CN": "Noto Sans CJK SC, Noto Sans SC, Microsoft YaHei, PingFang SC",
@@ -110,6 +112,16 @@ SIZES = {
 }
 SCREEN_HEIGHT = 650  # the export height of a figure that sets none (the app's charts take the container's)
 
+# Axes: a log axis labels the values between its decades in full (0.2, 0.5, 20, 50), not in Plotly's small digits
+# (a bare "2", "5"), which a reader takes for the values themselves.
+AXIS = {
+    "showgrid": True,
+    "gridcolor": "#e5e5e5",
+    "zeroline": False,
+    "ticks": "outside",
+    "showline": True,
+    "minorloglabels": "complete",
+}
 pio.templates["posenc"] = go.layout.Template(
     layout=go.Layout(
         font={"family": FONT_FAMILY, "size": BASE_FONT_SIZE, "color": "#222"},
@@ -118,8 +130,8 @@ pio.templates["posenc"] = go.layout.Template(
         plot_bgcolor="white",
         margin={"l": 70, "r": 30, "t": 70, "b": 60},
         title={"x": 0.01, "xanchor": "left", "font": {"size": 15}},
-        xaxis={"showgrid": True, "gridcolor": "#e5e5e5", "zeroline": False, "ticks": "outside", "showline": True},
-        yaxis={"showgrid": True, "gridcolor": "#e5e5e5", "zeroline": False, "ticks": "outside", "showline": True},
+        xaxis=AXIS,
+        yaxis=AXIS,
         legend={"bgcolor": "rgba(255,255,255,0.6)"},
         hoverlabel={"font": {"family": FONT_FAMILY}},
     )
@@ -148,9 +160,10 @@ def reference_ink(style: str) -> str:
 
 
 def font_family(language: str | None = None) -> str:
-    """The figure font for ``language`` (the current one by default): the Latin fonts, then its CJK fonts."""
+    """The figure font for ``language`` (the current one by default): its CJK fonts first (Korean, Chinese), then
+    the Latin fonts."""
     cjk = CJK_FONTS.get(language or i18n.current())
-    return FONT_FAMILY.replace(", sans-serif", f", {cjk}, sans-serif") if cjk else FONT_FAMILY
+    return f"{cjk}, {FONT_FAMILY}" if cjk else FONT_FAMILY
 
 
 def screen_size(fig: go.Figure) -> tuple[int, int]:

@@ -1,8 +1,8 @@
 """The export menu under every figure: a size preset, then the files; each is made only when its button is clicked.
 
-Images are drawn in the sidebar's figure style on the chosen size's page; their names say both
-(``rope-angles_llama-3.1-8b_L131072_hd128_slides-light_column.pdf``). The interactive HTML carries the style,
-the data files neither.
+Images are drawn in the sidebar's figure style on the chosen size's page; their names say both, and the language
+of their text where it is not English (``rope-angles_llama-3.1-8b_L131072_hd128_slides-light_column_ko.pdf``). The
+interactive HTML carries the style and the language, the data files neither.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from functools import partial
 
 import streamlit as st
 
+from posenc import i18n
 from posenc.figures import export
 from posenc.figures.registry import FigureResult
 from posenc.figures.theme import PIXELS_PER_INCH, PRINT_DPI, SIZES
@@ -49,7 +50,7 @@ def export_menu(figure_id: str, result: FigureResult, stem: str) -> None:
         browser, no_browser = export.image_browser(), None
     except ValueError as error:  # none, or one that does not start: the message says how to get one
         browser, no_browser = None, str(error)
-    style = st.session_state.get("theme", "screen")
+    style, language = st.session_state.get("theme", "screen"), i18n.current()
     with menu:
         size = st.segmented_control(
             _("Image size"),
@@ -66,8 +67,8 @@ def export_menu(figure_id: str, result: FigureResult, stem: str) -> None:
             needs_browser = fmt in export.IMAGE_FORMATS and browser is None
             st.download_button(
                 f"{format_label(fmt, size)} (.{extension})",
-                data=partial(_render, result, fmt, style, size),
-                file_name=f"{export.file_stem(stem, fmt, style, size)}.{extension}",
+                data=partial(_render, result, fmt, style, size, language),
+                file_name=f"{export.file_stem(stem, fmt, style, size, language)}.{extension}",
                 mime=export.MIME_TYPES[extension],
                 key=f"export-{figure_id}-{fmt}",
                 disabled=needs_browser or (fmt in ("csv", "npy") and not result.data),
@@ -125,7 +126,8 @@ def _extension(fmt: str, result: FigureResult) -> str:
     return fmt
 
 
-def _render(result: FigureResult, fmt: str, style: str, size: str) -> bytes:
+def _render(result: FigureResult, fmt: str, style: str, size: str, language: str) -> bytes:
+    """The file, drawn on the download's own thread: in the language the reader's page was in (its fonts)."""
     if fmt in export.IMAGE_FORMATS:
         export.start_browser_server()
-    return export.export(result, fmt, style=style, size=size).content
+    return export.export(result, fmt, style=style, size=size, language=language).content

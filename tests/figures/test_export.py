@@ -149,6 +149,45 @@ def test_file_names_state_style_and_size_for_images_only():
     assert export.file_stem(stem, "csv", "slides-dark", "column") == stem
 
 
+def test_file_names_of_images_and_html_end_with_their_language_where_it_is_not_english():
+    stem = "rope-angles_custom_hd128"
+    assert export.file_stem(stem, "svg", "slides-light", "slide", "ko") == f"{stem}_slides-light_slide_ko"
+    assert export.file_stem(stem, "html", "screen", "screen", "zh-CN") == f"{stem}_screen_zh-CN"
+    assert export.file_stem(stem, "png", "screen", "slide", "en") == f"{stem}_screen_slide"
+    assert export.file_stem(stem, "csv", "screen", "slide", "ko") == stem  # numbers have no language
+
+
+def _tick_labels(svg: str, axis: str) -> list[str]:
+    return [re.sub("<[^>]+>", "", tick) for tick in re.findall(rf'<g class="{axis}tick">(.*?)</g>', svg)]
+
+
+def test_a_log_axis_labels_the_values_between_its_decades_in_full():
+    """Plotly's default labels a log axis' 20 and 50 as a bare "2" and "5" (its "small digits")."""
+    import plotly.graph_objects as go
+
+    fig = go.Figure(go.Scatter(x=[10, 10_000], y=[0.05, 0.95]))
+    fig.update_xaxes(type="log")
+    fig.update_yaxes(type="log")
+    svg = export.export(registry.FigureResult(fig), "svg").content.decode()
+    x_labels, y_labels = _tick_labels(svg, "x"), _tick_labels(svg, "y")
+    assert {"10", "20", "50", "100", "200"} <= set(x_labels), x_labels
+    assert {"0.2", "0.5", "0.8", "0.9"} <= set(y_labels), y_labels
+
+
+@pytest.mark.parametrize(("code", "face"), [("ko", "Noto Sans CJK KR"), ("zh-CN", "Noto Sans CJK SC")])
+def test_a_korean_or_chinese_svg_names_its_cjk_face_first_whatever_the_current_language(code, face):
+    """A slide program may take the first family of the list alone: a Latin one drew boxes for the Hangul and Han.
+    The app draws its downloads on another thread, where the page's language is not the current one."""
+    from posenc import i18n
+
+    params, _ = registry.resolve_params("alibi-slopes", {})
+    with i18n.language(code):
+        result = registry.build("alibi-slopes", params, style="slides-light")
+    svg = export.export(result, "svg", style="slides-light", size="slide", language=code).content.decode()
+    families = set(re.findall(r"font-family: ?([^;\"]+)", svg))
+    assert families and all(family.startswith(f"'{face}'") for family in families), families
+
+
 def test_without_a_browser_images_say_how_to_get_one_and_html_and_data_still_come(result, monkeypatch):
     monkeypatch.setattr(export, "find_browser", lambda: None)
     for fmt in export.IMAGE_FORMATS:

@@ -63,8 +63,8 @@ def test_the_camera_and_the_menu_give_the_same_page_and_the_menu_the_chosen_size
     result = registry.build(FIGURE, params, style="slides-light")
     options = camera(app)
     try:
-        png = export_menu._render(result, "png", "slides-light", "screen")
-        pdf = export_menu._render(result, "pdf", "slides-light", "column")
+        png = export_menu._render(result, "png", "slides-light", "screen", "en")
+        pdf = export_menu._render(result, "pdf", "slides-light", "column", "en")
     finally:
         export.stop_browser_server()
     menu = struct.unpack(">II", png[16:24])
@@ -101,3 +101,46 @@ def test_without_a_browser_the_menu_disables_images_says_how_to_get_one_and_keep
     captions = " ".join(caption.value for caption in at.caption)
     assert "kaleido.get_chrome_sync()" in captions and "apt-get install chromium" in captions
     assert "camera button" in captions
+
+
+def korean_page() -> None:
+    from posenc import i18n
+    from posenc.figures import registry  # registers every figure
+    from posenc.ui import show
+
+    i18n.set_language("ko")
+    params, _ = registry.resolve_params("rope-wavelengths", {})
+    show.figure("rope-wavelengths", params)
+
+
+@pytest.mark.skipif(export.find_browser() is None, reason="no Chrome/Chromium: `make test` installs it")
+def test_a_korean_pages_files_say_ko_and_its_svg_names_the_korean_font_first(monkeypatch):
+    """The download buttons' files are drawn on another thread, where the page's language is not set: the menu
+    hands it over, so the SVG names the font its Korean was drawn with (a slide program may take the first family
+    alone); the file names end with the language, the data files' do not (their numbers have none)."""
+    import threading
+
+    import streamlit as st
+
+    made, download_button = {}, st.download_button
+
+    def recording(label, data=None, *, file_name=None, key=None, **given):
+        made[key] = (file_name, data)
+        return download_button(label, data, file_name=file_name, key=key, **given)
+
+    monkeypatch.setattr(st, "download_button", recording)
+    at = AppTest.from_function(korean_page, default_timeout=120)
+    at.session_state[export_menu.menu_key(FIGURE)] = True
+    assert not at.run().exception
+    names = {fmt: made[f"export-{FIGURE}-{fmt}"][0] for fmt in export.FORMATS}
+    assert names["svg"].endswith("_screen_screen_ko.svg") and names["html"].endswith("_screen_ko.html")
+    assert not names["csv"].endswith("_ko.csv")
+    drawn = []
+    worker = threading.Thread(target=lambda: drawn.append(made[f"export-{FIGURE}-svg"][1]()))
+    try:
+        worker.start()
+        worker.join(120)
+    finally:
+        export.stop_browser_server()
+    families = set(re.findall(r"font-family: ?([^;\"]+)", drawn[0].decode()))
+    assert families and all(family.startswith("'Noto Sans CJK KR'") for family in families), families
