@@ -48,7 +48,14 @@ def show_error(error: ValueError, model_id: str) -> None:
             if isinstance(error, kind):
                 st.error(echo.plain(_(summary).format(model=shorten(model_id))), icon="🚫")
                 return
-    st.error(echo.plain(str(error)), icon="🚫")  # the id may come from a link: plain text, shortened
+    st.error(echo.plain(for_readers(str(error))), icon="🚫")  # the id may come from a link: plain text, shortened
+
+
+def for_readers(message: str) -> str:
+    """A Hub message as any reader may see it: the server's ``HF_ENDPOINT`` (a private mirror's address) is
+    named "the Hub", never shown (the command line, run by the operator, shows it)."""
+    where = hub.endpoint()
+    return message.replace(f"{where}/", "the Hub's page ").replace(where, "the Hub")
 
 
 @st.cache_data(max_entries=64, ttl=3600, show_spinner=False)

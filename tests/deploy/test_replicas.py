@@ -7,7 +7,10 @@ order; the configuration's own checks are separate and need no running app."""
 
 from __future__ import annotations
 
+import http.client
 import io
+import selectors
+import socket
 import subprocess
 import time
 import urllib.parse
@@ -137,6 +140,67 @@ def _a_class(cluster) -> None:
         time.sleep(0.5)
     states = cluster.servers_up()
     assert states[home] == "DOWN" and states[other].startswith("UP"), states
+
+    # Streamlit's metrics are not open through the class's address (a replica's own port still has them).
+    assert _status(f"{cluster.url}/_stcore/metrics") == 404
+    assert _status(f"{cluster.replicas[1 if home == 'app1' else 0].url}/_stcore/metrics") == 200
+
+    # One client opening far more connections than a class needs is refused at HAProxy past 400; another client
+    # address (127.0.0.2, loopback too) is still served. Last: this client's address stays refused for 10 s.
+    flood, reset = _flood(cluster.url, 440)
+    try:
+        refused = reset + _refused_within(flood, at_least=40 - reset, seconds=20)
+        assert refused >= 40, f"only {refused} of 440 connections from one address were refused"
+        assert _status(cluster.url + "/_stcore/health", source="127.0.0.2") == 200
+    finally:
+        for sock in flood:
+            sock.close()
+
+
+def _status(url: str, *, source: str | None = None) -> int:
+    """The HTTP status of a GET (from the loopback address ``source`` when given)."""
+    parts = urllib.parse.urlsplit(url)
+    connection = http.client.HTTPConnection(
+        parts.hostname, parts.port, timeout=10, source_address=(source, 0) if source else None
+    )
+    try:
+        connection.request("GET", parts.path)
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def _flood(url: str, count: int) -> tuple[list[socket.socket], int]:
+    """``count`` idle TCP connections to ``url`` from 127.0.0.1, as a client opening websockets it never uses: the
+    sockets connected, and how many were reset while connecting (refused at once)."""
+    parts = urllib.parse.urlsplit(url)
+    sockets, reset = [], 0
+    for _ in range(count):
+        try:
+            sockets.append(socket.create_connection((parts.hostname, parts.port), timeout=10))
+        except ConnectionResetError:
+            reset += 1
+    return sockets, reset
+
+
+def _refused_within(sockets: list[socket.socket], *, at_least: int, seconds: float) -> int:
+    """How many of ``sockets`` HAProxy closed without a word, waiting (up to ``seconds``) until at least
+    ``at_least`` were."""
+    closed: set[int] = set()
+    deadline = time.monotonic() + seconds
+    with selectors.DefaultSelector() as selector:
+        for index, sock in enumerate(sockets):
+            selector.register(sock, selectors.EVENT_READ, index)
+        while len(closed) < at_least and time.monotonic() < deadline:
+            for key, _ in selector.select(timeout=max(0.0, deadline - time.monotonic())):
+                try:
+                    data = key.fileobj.recv(1)
+                except ConnectionError:
+                    data = b""
+                if data == b"":  # closed unanswered: refused (an accepted idle one gets a 408 at its timeout)
+                    closed.add(key.data)
+                selector.unregister(key.fileobj)
+    return len(closed)
 
 
 def test_the_rendered_configuration_is_valid_haproxy(tmp_path):

@@ -65,7 +65,7 @@ def test_typing_a_model_id_reads_it_and_the_second_time_comes_from_the_cache(hub
     ("model", "words"),
     [
         ("not a model!", "'not a model!' is not a Hugging Face model id"),
-        ("nobody/nothing", "model 'nobody/nothing' was not found on"),
+        ("nobody/nothing", "model 'nobody/nothing' was not found on the Hub (check the spelling"),
     ],
 )
 def test_a_bad_model_id_is_a_message_in_place_and_the_page_keeps_working(hub, model, words):
@@ -81,6 +81,17 @@ def test_a_gated_model_says_how_to_get_access(hub):
     hub.gate("meta-llama/Gated", "hf_secret")
     at = open_page("sinusoidal", {"model": "meta-llama/Gated"})
     assert not at.exception and "is gated" in sidebar_errors(at) and "HF_TOKEN" in sidebar_errors(at)
+    assert "accept its terms on the Hub's page meta-llama/Gated" in sidebar_errors(at)
+
+
+@pytest.mark.parametrize("model", ["nobody/nothing", "meta-llama/Gated"])
+def test_no_message_shows_a_reader_the_servers_hub_endpoint(hub, model):
+    """HF_ENDPOINT may be a private mirror's address: the page says "the Hub" (the command line names it)."""
+    hub.gate("meta-llama/Gated", "hf_secret")
+    at = open_page("sinusoidal", {"model": model})
+    endpoint = model_id.hub.endpoint()
+    assert endpoint.startswith("http://127.0.0.1") and sidebar_errors(at)
+    assert endpoint not in sidebar_errors(at) and "127.0.0.1" not in sidebar_errors(at)
 
 
 def test_another_preset_takes_the_model_out_of_the_link(hub):
