@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tomllib
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
@@ -40,6 +41,7 @@ SERVING: dict[str, object] = {
 """Streamlit settings for serving the app, the same as ``.streamlit/config.toml`` (tests/test_cli.py checks)."""
 
 COMMANDS = ("app", "export", "config")
+PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"  # a clone's; an installed package has none
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,10 +61,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def version() -> str:
-    """The installed distribution's version ('unknown' when run from a source tree that was never installed)."""
+    """The installed distribution's version; in a clone never installed, the version its pyproject.toml states."""
     try:
         return metadata.version("posenc")
     except metadata.PackageNotFoundError:
+        pass
+    try:
+        with PYPROJECT.open("rb") as handle:
+            return f"{tomllib.load(handle)['project']['version']} (source tree)"
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
         return "unknown"
 
 

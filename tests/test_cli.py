@@ -66,6 +66,20 @@ def test_version_names_the_package(capsys):
     assert capsys.readouterr().out.startswith("posenc ")
 
 
+def test_a_clone_never_installed_states_its_pyproject_version(capsys, monkeypatch):
+    import tomllib
+
+    def not_installed(name):
+        raise cli.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(cli.metadata, "version", not_installed)
+    stated = tomllib.loads(cli.PYPROJECT.read_text())["project"]["version"]
+    assert cli.main(["--version"]) == 0
+    assert capsys.readouterr().out == f"posenc {stated} (source tree)\n"
+    monkeypatch.setattr(cli, "PYPROJECT", cli.PYPROJECT.with_name("absent.toml"))
+    assert cli.version() == "unknown"
+
+
 def test_export_is_the_batch_exporter(capsys):
     assert cli.main(["export", "list"]) == 0
     assert "rope-angles" in capsys.readouterr().out
