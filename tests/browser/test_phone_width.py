@@ -1,6 +1,7 @@
-"""Every page at phone width (390 px) in a real Chromium: no chart title is cut or runs into anything else in its
-chart (subplot titles, legend, colour bar, axis titles, the plot area), and the first figure is reachable
-without scrolling through screens of controls."""
+"""Every page at phone width (390 px), and on a projector (1280 x 720, presenter mode: the slide style), in a real
+Chromium: no chart title is cut or runs into anything else in its chart (subplot titles, legend, colour bar, axis
+titles, the plot area), no two labels of a chart overlap, and the first figure is reachable without scrolling
+through screens of controls."""
 
 from __future__ import annotations
 
@@ -17,10 +18,15 @@ from tests.browser.helpers import exceptions_on_page, wait_until_drawn
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}  # an iPhone 14's CSS viewport
-SCREENS_BEFORE_FIRST_FIGURE = 2  # the first figure starts within two phone screens of the page's top
-# Every page in English, and in Korean or Chinese by turns (their characters are alike in width: one of the two per
-# page checks its layout with wide text at half the time of both).
-VISITS = [(page, lang) for i, page in enumerate(PAGES) for lang in ("en", ("ko", "zh-CN")[i % 2])]
+PROJECTOR = {"width": 1280, "height": 720}  # a projector in presenter mode (?present=1: the slide style, no sidebar)
+SCREENS_BEFORE_FIRST_FIGURE = 2  # the first figure starts within two screens of the page's top
+# On a phone every page in English, and in Korean or Chinese by turns (their characters are alike in width: one of
+# the two per page checks its layout with wide text at half the time of both); on a projector every page once, in
+# English, Korean and Chinese by turns (the slide style's text is larger, the chart wider).
+VISITS = [("phone", page, lang) for i, page in enumerate(PAGES) for lang in ("en", ("ko", "zh-CN")[i % 2])] + [
+    ("projector", page, ("en", "ko", "zh-CN")[i % 3]) for i, page in enumerate(PAGES)
+]
+SCREENS = {"phone": PHONE, "projector": PROJECTOR}
 
 # For each drawn chart: its title's box against the chart's box and against every other labelled part of it.
 TITLE_CLASHES = """() => {
@@ -60,8 +66,11 @@ LABEL_CLASHES = """() => {
     if (box(gd).width === 0) return;
     const plotTop = Math.min(...[...gd.querySelectorAll('.nsewdrag')].map(el => box(el).top));
     const labels = [];
-    gd.querySelectorAll('.annotation-text-g text').forEach(el => {
-      if (box(el).bottom <= plotTop + 2) labels.push(['subplot title', el]);  // notes inside a plot may sit on it
+    const plots = [...gd.querySelectorAll('.nsewdrag')].map(box);
+    const inside = b => plots.some(p => b.left >= p.left - 2 && b.right <= p.right + 2 && b.top >= p.top - 2 &&
+                                        b.bottom <= p.bottom + 2);
+    gd.querySelectorAll('.annotation-text-g text').forEach(el => {  // notes inside a plot may sit on its labels
+      if (box(el).bottom <= plotTop + 2 || !inside(box(el))) labels.push(['subplot title', el]);
     });
     gd.querySelectorAll('[class^="g-x"][class$="title"] text').forEach(el => labels.push(['x axis title', el]));
     gd.querySelectorAll('[class^="g-y"][class$="title"] text').forEach(el => labels.push(['y axis title', el]));
@@ -91,26 +100,31 @@ def path_of(page_name: str) -> str:
 
 
 @pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+def screen(browser, request):
+    """A page on the screen the test names: a phone (touch, 2x pixels) or a projector."""
+    kind = request.node.callspec.params["screen_kind"]
+    device = {"device_scale_factor": 2, "is_mobile": True, "has_touch": True} if kind == "phone" else {}
+    context = browser.new_context(viewport=SCREENS[kind], **device)
     page = context.new_page()
     yield page
     context.close()
 
 
-@pytest.mark.parametrize(("page_name", "lang"), VISITS)
-def test_every_chart_reads_at_phone_width(app_url, phone, page_name, lang):
-    """One visit per page and language (All sections: every chart): the first chart near the top, then every chart's
-    labels (Korean and Chinese characters are twice as wide as Latin letters, and wrap otherwise)."""
-    phone.set_viewport_size({"width": PHONE["width"], "height": 6000})  # Streamlit scrolls inside: draw it all
-    phone.goto(f"{app_url}/{path_of(page_name)}?section={quote(ALL)}&lang={lang}")
-    wait_until_drawn(phone)
-    assert exceptions_on_page(phone) == []
-    top = phone.evaluate(FIRST_CHART_TOP)  # the first section's first chart: where a link to the page shows it
-    assert top < SCREENS_BEFORE_FIRST_FIGURE * PHONE["height"], (
-        f"the first figure starts {top:.0f} px down, more than {SCREENS_BEFORE_FIRST_FIGURE} phone screens"
+@pytest.mark.parametrize(("screen_kind", "page_name", "lang"), VISITS)
+def test_every_chart_reads_on_a_phone_and_a_projector(app_url, screen, screen_kind, page_name, lang):
+    """One visit per page, screen and language (All sections: every chart): the first chart near the top, then every
+    chart's labels (Korean and Chinese characters are twice as wide as Latin letters, and wrap otherwise)."""
+    size = SCREENS[screen_kind]
+    screen.set_viewport_size({"width": size["width"], "height": 6000})  # Streamlit scrolls inside: draw it all
+    presenting = "&present=1" if screen_kind == "projector" else ""
+    screen.goto(f"{app_url}/{path_of(page_name)}?section={quote(ALL)}&lang={lang}{presenting}")
+    wait_until_drawn(screen)
+    assert exceptions_on_page(screen) == []
+    top = screen.evaluate(FIRST_CHART_TOP)  # the first section's first chart: where a link to the page shows it
+    assert top < SCREENS_BEFORE_FIRST_FIGURE * size["height"], (
+        f"the first figure starts {top:.0f} px down, more than {SCREENS_BEFORE_FIRST_FIGURE} {screen_kind} screens"
     )
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    phone.screenshot(path=str(SCREENSHOTS / f"{page_name}-{lang}-390px.png"), full_page=True)
-    assert phone.evaluate(TITLE_CLASHES) == []
-    assert phone.evaluate(LABEL_CLASHES) == []
+    screen.screenshot(path=str(SCREENSHOTS / f"{page_name}-{lang}-{size['width']}px.png"), full_page=True)
+    assert screen.evaluate(TITLE_CLASHES) == []
+    assert screen.evaluate(LABEL_CLASHES) == []

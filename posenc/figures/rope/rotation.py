@@ -170,11 +170,10 @@ def pair_rotation(p: Mapping[str, Any]) -> FigureResult:
     fig.update_xaxes(title_text=_("position m (tokens)"), row=2, col=1)
     fig.update_yaxes(range=[-1.1, 1.1], row=2, col=1)
     fig.update_layout(  # the app wraps it to the chart's width (figures.phone_fit)
-        title=_("Pair i={pair} turning: θ_i={theta:.4g} rad/token, λ_i={wavelength:,.4g} tokens<br>{describe}").format(
+        title=_("Pair i={pair} turning: θ_i={theta:.4g} rad/token, λ_i={wavelength:,.4g} tokens, {describe}").format(
             pair=circle.pair, theta=circle.theta, wavelength=circle.wavelength, describe=describe(p, length=False)
         ),
         height=820,
-        margin={"t": 135},
         legend=LEGEND_BELOW,
     )
     first, last = view_range(p)
@@ -236,15 +235,16 @@ def _draw_circle(fig: go.Figure, turn: PairTurn) -> None:
         text=[f"m={int(m):,}" if n == 0 else f"{int(m):,}" for n, m in enumerate(x[shown])],
         textposition=[_outward(c, s) for c, s in zip(turn.cos[shown], turn.sin[shown], strict=True)],
         name=_("positions labelled"),
+        cliponaxis=False,  # "m=0" beside the rightmost point reaches past the axis' range
         hoverinfo="skip",
         showlegend=False,
         row=1,
         col=1,
     )
     reach = LABEL_RADIUS + 0.5  # room for a label beside the circle
-    fig.update_xaxes(title_text="cos(m·θ_i)", range=[-reach, reach], constrain="domain", row=1, col=1)
+    fig.update_xaxes(title_text="cos mθ_i", range=[-reach, reach], constrain="domain", row=1, col=1)
     fig.update_yaxes(
-        title_text="sin(m·θ_i)", range=[-reach, reach], scaleanchor="x", scaleratio=1, constrain="domain", row=1, col=1
+        title_text="sin mθ_i", range=[-reach, reach], scaleanchor="x", scaleratio=1, constrain="domain", row=1, col=1
     )
 
 
