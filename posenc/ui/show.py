@@ -21,8 +21,11 @@ from posenc import i18n
 from posenc.figures import code, registry
 from posenc.figures.cache import BoundedCache, budget_from_environment
 from posenc.figures.common import placeholder
-from posenc.figures.phone_fit import fit_to_phone
-from posenc.figures.theme import DARK_SCREEN_STYLE, SIZES, apply_style, screen_size
+from posenc.figures.export_grid import respace
+from posenc.figures.export_layout import fit_to_width
+from posenc.figures.phone_fit import PLOTLY_HEIGHT, fit_to_phone
+from posenc.figures.text_wrap import unwrapped_title, wrap
+from posenc.figures.theme import BASE_FONT_SIZE, DARK_SCREEN_STYLE, SIZES, TEMPLATE_MARGIN, apply_style, screen_size
 from posenc.i18n import _
 from posenc.ui import echo, presenter, state
 from posenc.ui.export_menu import export_menu
@@ -31,6 +34,11 @@ MODEBAR = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d
 PLACEHOLDER_CONFIG = {"staticPlot": True, "displayModeBar": False}
 FIGURES = BoundedCache(budget_from_environment())
 """Every figure built in this process, shared read-only by all sessions, bounded in bytes (figures.cache)."""
+BOX_WIDTH = 650
+"""px: the width a figure is laid out for when a caller gives it a box in presenter mode (a lesson's figure beside
+its words on a 1280 px wide screen; a wider screen only leaves its title more room than it needs)."""
+PLOT_SHARE = 0.42  # the least share of a boxed figure's height left to its plots: its text shrinks for it...
+SMALLEST_TEXT = 0.7  # ... down to this share of its style's size (14 px in the slide styles)
 SNIPPETS = BoundedCache(8 * 2**20)
 """The code snippets under the figures (a few hundred bytes each; some compute a value to show)."""
 
@@ -83,10 +91,16 @@ def build(spec: registry.FigureSpec, params: Mapping[str, Any]) -> tuple[registr
         return build_cached(*key)
 
 
-def figure(figure_id: str, values: Mapping[str, Any]) -> registry.FigureResult | None:
+def figure(
+    figure_id: str, values: Mapping[str, Any], *, height: int | None = None, with_notes: bool = True
+) -> registry.FigureResult | None:
     """Draw figure ``figure_id`` with the parameters it declares, taken from ``values`` (a page passes all its
     control values). A core ``ValueError``, or a parameter missing from ``values``, becomes a message in the
-    figure's place, never a traceback."""
+    figure's place, never a traceback.
+
+    In presenter mode, with a ``height``, the figure is laid out for a box :data:`BOX_WIDTH` wide and at most
+    ``height`` px tall (:func:`fit_to_box`), so that it fits the projected screen beside other things.
+    ``with_notes=False`` leaves its notes to the caller (:func:`notes`)."""
     spec = registry.get_spec(figure_id)
     slot = st.empty()
     try:
@@ -106,13 +120,63 @@ def figure(figure_id: str, values: Mapping[str, Any]) -> registry.FigureResult |
     config = {**MODEBAR, "toImageButtonOptions": camera_options(result, stem)}
     projected = presenter.active()  # a projector is no phone; its screen holds the figure, not the menus under it
     drawn = result.figure if projected else shown
+    if projected and height is not None:
+        key = (*_cache_key(figure_id, params), "box", BOX_WIDTH, height)
+        drawn = FIGURES.get_or_build(key, lambda: fit_to_box(result.figure, style_on_screen(), BOX_WIDTH, height))
     slot.plotly_chart(drawn, theme=None, width="stretch", config=config, key=f"chart-{figure_id}")
-    for note in result.notes:
-        st.caption(echo.plain(note, most=None))  # a note may quote the reader's words: plain text
+    if with_notes:
+        notes(result)
     if not projected:
         export_menu(figure_id, result, stem)
         code_expander(figure_id, params)
     return result
+
+
+def notes(result: registry.FigureResult) -> None:
+    """A figure's notes, one caption each (a note may quote the reader's words: plain text)."""
+    for note in result.notes:
+        st.caption(echo.plain(note, most=None))
+
+
+def fit_to_box(fig: go.Figure, style: str, width: int, height: int) -> go.Figure:
+    """A copy of ``fig`` (drawn in ``style``) laid out for a box ``width`` px wide and at most ``height`` px tall:
+    the legend under the plot, the subplot and axis titles wrapped to their columns
+    (:func:`figures.export_layout.fit_to_width`), the title wrapped to the width with a top margin that holds it.
+    Where the text would leave the plots less than :data:`PLOT_SHARE` of the height, it is made smaller (down to
+    :data:`SMALLEST_TEXT` of the style's size), so that a tall figure of several rows still reads in the box."""
+    scale = 1.0
+    while True:
+        boxed = apply_style(go.Figure(fig), style, text_scale=scale)
+        fit_to_width(boxed, width)
+        _wrap_title(boxed, width)
+        text = boxed.layout.margin.t + boxed.layout.margin.b
+        room = (1 - PLOT_SHARE) * height
+        if text <= room or scale <= SMALLEST_TEXT:
+            break
+        scale = max(SMALLEST_TEXT, scale * room / text)
+    grown = text - (fig.layout.margin.t or TEMPLATE_MARGIN["t"]) - (fig.layout.margin.b or TEMPLATE_MARGIN["b"])
+    boxed.layout.height = round(min(height, (fig.layout.height or PLOTLY_HEIGHT) + max(grown, 0)))
+    font = boxed.layout.font.size or BASE_FONT_SIZE
+    respace(boxed, "y", boxed.layout.height - text, font)  # rows apart enough for the labels between them
+    title = boxed.layout.title
+    if title.text:  # the first line's baseline a gap and an ascent under the top, whatever the number of lines
+        first_baseline = 0.6 * font + 0.8 * (title.font.size or font + 2)
+        title.update(yref="container", y=1 - first_baseline / boxed.layout.height, yanchor="bottom")
+    return boxed
+
+
+def _wrap_title(fig: go.Figure, width: int) -> None:
+    """Wrap ``fig``'s title to ``width`` (less the room Plotly leaves left of it); the top margin grows by the lines
+    it gained."""
+    title = fig.layout.title
+    if not title.text:
+        return
+    font = fig.layout.font.size or BASE_FONT_SIZE
+    title_font = title.font.size or font + 2
+    before = 1 + title.text.count("<br>")
+    title.text = wrap(unwrapped_title(fig) or title.text, 0.96 * width, title_font)
+    gained = title.text.count("<br>") + 1 - before
+    fig.layout.margin.t = (fig.layout.margin.t or TEMPLATE_MARGIN["t"]) + gained * 1.3 * title_font
 
 
 def code_expander(figure_id: str, params: Mapping[str, Any]) -> None:

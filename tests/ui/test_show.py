@@ -1,12 +1,17 @@
 """ui.show: a figure not built before is preceded by its placeholder frame; a cached one is drawn directly; under a
-dark Streamlit theme the screen style turns dark (the figure drawn, not its exports)."""
+dark Streamlit theme the screen style turns dark (the figure drawn, not its exports); in presenter mode a figure
+given a box is laid out to fit it."""
 
 import json
 
+import plotly.graph_objects as go
 import pytest
+from plotly.subplots import make_subplots
 from streamlit.testing.v1 import AppTest
 
 from posenc.figures import export, registry
+from posenc.figures.text_wrap import text_width_em
+from posenc.figures.theme import SIZES, apply_style
 from posenc.ui import show
 from tests.pages.conftest import assert_healthy, chart_specs, elements_by_key, open_page
 
@@ -107,3 +112,37 @@ def test_under_a_dark_theme_the_figure_is_dark_and_its_exports_keep_the_chosen_s
     monkeypatch.setattr(show, "theme_type", lambda: "light")
     light = AppTest.from_function(_rope_wavelengths, default_timeout=120).run()
     assert chart_specs(light)[0]["layout"]["paper_bgcolor"] == "white"  # another cache entry, not the dark one
+
+
+def _tall_figure() -> go.Figure:
+    """Three rows of subplots with titles, a long title and a legend, 900 px tall, in the slide style."""
+    fig = make_subplots(rows=3, cols=1, subplot_titles=["first row", "second row", "third row"])
+    for row in (1, 2, 3):
+        fig.add_scatter(y=[0, row, 0, row], name=f"a curve with a long legend entry, number {row}", row=row, col=1)
+    title = "A figure with a long title that runs well past the width of the box, d_model=64, base=10000, L=4,096"
+    fig.update_layout(height=900, title=title, margin={"t": 140, "b": 120})
+    return apply_style(fig, "slides-light")
+
+
+def test_a_tall_figure_boxed_for_presenter_mode_fits_its_box_and_still_reads():
+    """A figure of three rows 900 px tall, boxed 650 x 500 for a lesson in presenter mode: it keeps to the box, its
+    plots keep their share of the height (its text made smaller for it, not below SMALLEST_TEXT of the slide
+    style's), each title line fits the width; the figure given is left as it was."""
+    tall = _tall_figure()
+    before = json.loads(tall.to_json())
+    boxed = show.fit_to_box(tall, "slides-light", 650, 500)
+    assert json.loads(tall.to_json()) == before  # (Plotly may reorder its keys: the values are what count)
+    assert boxed.layout.height == 500
+    largest = SIZES["screen"].font_for("slides-light")
+    font, margin = boxed.layout.font.size, boxed.layout.margin
+    assert round(show.SMALLEST_TEXT * largest) <= font < largest
+    assert margin.t + margin.b <= (1 - show.PLOT_SHARE) * 500 or font == round(show.SMALLEST_TEXT * largest)
+    title_font = boxed.layout.title.font.size
+    lines = boxed.layout.title.text.split("<br>")
+    assert len(lines) > 1 and all(text_width_em(line) * title_font <= 650 for line in lines)
+
+
+def test_a_short_figure_boxed_keeps_its_height_and_its_text():
+    short = apply_style(go.Figure(go.Bar(y=[3, 1, 2]), layout={"height": 360, "title": "Slopes"}), "slides-light")
+    boxed = show.fit_to_box(short, "slides-light", 650, 500)
+    assert boxed.layout.height == 360 and boxed.layout.font.size == short.layout.font.size
