@@ -1,15 +1,25 @@
 """The Lessons page's view: the lesson picker, one step at a time (its text, the prediction, the live figure at the
 step's parameters, the check question), Previous/Next with the ← and → keys, and the link to the step
 (``?lesson=rotary&step=4&lang=ko``). The lessons themselves are data (``lessons/*.toml``, read by
-:mod:`figures.lessons`)."""
+:mod:`figures.lessons`).
+
+A step is a new screen: every widget and expander that reveals something is keyed by the step, so nothing opened
+on one step is open on the next; a small script of our own (:func:`_step_script`) scrolls a new step to its top,
+brings the figure into view when Check reveals it, and lets ← and → leave a prediction option that has the focus
+(Streamlit's radio keeps the arrow keys for itself). In presenter mode a step is laid out to fit a 1280 × 720
+screen: the figure in a box that leaves room for the title and the buttons (:func:`ui.show.fit_to_box`), the
+prediction in the figure's place until Check, the progress in the row of the buttons, what is read on demand (the
+figure's notes, the link, a prediction's explanation) behind small buttons or in an expander."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import streamlit as st
 
 from posenc import i18n
+from posenc.figures import registry
 from posenc.figures.lessons import LESSONS_DIR, Lesson, Step, load_lessons
 from posenc.figures.params import PARAMS
 from posenc.figures.plain_text import shorten
@@ -18,8 +28,55 @@ from posenc.ui import echo, presenter, show
 
 LESSON, STEP = "lesson", "step"  # the link's parameters (step counts from 1)
 CURRENT = "lesson-current"  # session state: (lesson id, step number)
-REVEALED = "lesson-revealed"  # session state: {(lesson id, step number)} whose prediction was checked
+REVEALED = "lesson-revealed"  # session state: {(lesson id, step number): the choice checked (None: none)}
 NOTICE = "lesson-link-notice"
+FIGURE_HEIGHT = 500  # px: a step's figure in presenter mode, beside its words under the heading on a 720 px screen
+# The script of a step (see the module's docstring). It keeps what it did in window.posencLesson, so that it acts
+# once per step, and once per reveal, whatever Streamlit re-mounts; its element takes no room on the page.
+SCRIPT = """<script data-posenc-lesson>
+(() => {
+  const lesson = window.posencLesson || (window.posencLesson = { step: null, revealedOnArrival: false });
+  const scroller = () => document.querySelector('[data-testid="stMain"]') || document.scrollingElement;
+  if (!lesson.keys) {  // ← and → on a prediction option go to the step before or after, as elsewhere on the page
+    lesson.keys = true;
+    document.addEventListener("keydown", (event) => {
+      const target = event.target;
+      if ((event.key !== "ArrowRight" && event.key !== "ArrowLeft") || event.altKey || event.ctrlKey
+          || event.metaKey || event.shiftKey || !(target instanceof HTMLInputElement) || target.type !== "radio"
+          || !target.closest('[class*="st-key-predict-"]')) return;
+      const button = document.querySelector(
+        event.key === "ArrowRight" ? ".st-key-lesson-next button" : ".st-key-lesson-previous button");
+      event.preventDefault();
+      event.stopPropagation();
+      target.blur();
+      if (button && !button.disabled) button.click();
+    }, true);
+  }
+  const at = %s;
+  if (at.where === "step" && lesson.step !== at.step) {  // a new step opens at its top
+    lesson.step = at.step;
+    lesson.revealedOnArrival = at.revealed;
+    scroller().scrollTo({ top: 0 });
+    window.scrollTo(0, 0);
+  } else if (at.where === "figure" && lesson.step === at.step && !lesson.revealedOnArrival) {
+    lesson.revealedOnArrival = true;  // Check revealed it: bring the figure (and the line over it) into view
+    const picture = document.querySelector(".st-key-lesson-picture");
+    const chart = picture && (picture.querySelector('[data-testid="stPlotlyChart"]') || picture);
+    if (!chart) return;
+    const box = scroller();
+    const view = box.getBoundingClientRect();
+    const header = document.querySelector('[data-testid="stHeader"]');
+    const top = Math.max(view.top, header ? header.getBoundingClientRect().bottom : 0);
+    const bottom = Math.min(view.bottom, window.innerHeight);
+    const first = picture.getBoundingClientRect().top, last = chart.getBoundingClientRect().bottom;
+    if (first >= top && last <= bottom) return;
+    let by = last - bottom;
+    if (first - by < top) by = first - top;
+    box.scrollBy({ top: by });
+  }
+})();
+</script>
+<style>[data-testid="stElementContainer"]:has(script[data-posenc-lesson]) { display: none; }</style>"""
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
@@ -74,12 +131,10 @@ def render() -> None:
     if notice:
         echo.warning(notice)
     language = i18n.current()
-    if presenter.active():
-        st.caption(f"{lesson.title[language]} · " + _("step {k} of {n}").format(k=number, n=len(lesson.steps)))
-    else:
+    if not presenter.active():
         _picker(known, lesson, language)
-    step_view(lesson, lesson.steps[number - 1], language)
-    _navigation(lesson, number)
+    drawn = step_view(lesson, lesson.steps[number - 1], language)
+    _navigation(lesson, number, language, drawn)
 
 
 def _picker(known: dict[str, Lesson], lesson: Lesson, language: str) -> None:
@@ -98,85 +153,161 @@ def _picker(known: dict[str, Lesson], lesson: Lesson, language: str) -> None:
     st.caption(lesson.summary[language])
 
 
-def step_view(lesson: Lesson, step: Step, language: str) -> None:
-    """One step: title, text, the prediction, the figure, the check question with its answer. In presenter mode
-    the words sit left of the figure, so a step fits one projected screen; elsewhere one under the other."""
-    count = len(lesson.steps)
-    st.progress(step.number / count, text=_("Step {k} of {n}").format(k=step.number, n=count))
+def step_view(lesson: Lesson, step: Step, language: str) -> registry.FigureResult | None:
+    """One step: title, text, the prediction, the figure, the check question with its answer; the figure drawn
+    (None while hidden). In presenter mode the words sit left of the figure, so a step fits one projected
+    screen; elsewhere one under the other. In presenter mode a prediction about a hidden figure takes the figure's
+    place until Check, and the check question waits for Check (one question at a time for the class)."""
+    presenting = presenter.active()
+    key = _step_key(lesson.id, step.number)
+    revealed = (lesson.id, step.number) in st.session_state.setdefault(REVEALED, {})
+    waiting = step.predict is not None and not revealed  # a prediction not checked yet
+    hidden = waiting and not step.predict.then  # ... whose figure appears with Check
+    changed = step.predict is not None and bool(step.predict.then) and revealed  # the figure shows the change
+    _step_script(key, revealed)
+    if not presenting:  # in presenter mode the progress is in the row of the buttons (:func:`_navigation`)
+        count = len(lesson.steps)
+        st.progress(step.number / count, text=_("Step {k} of {n}").format(k=step.number, n=count))
     st.header(step.title[language], anchor=False)
-    words, picture = st.columns([2, 3], gap="large") if presenter.active() else (st.container(), st.container())
+    words, picture = st.columns([2, 3], gap="medium") if presenting else (st.container(), st.container())
     with words:
         st.markdown(step.text[language])
-        revealed = (lesson.id, step.number) in st.session_state.setdefault(REVEALED, set())
-        if step.predict is not None:
+        if step.predict is not None and not (presenting and hidden):
             _predict(lesson, step, language, revealed)
-    with picture:
-        _figure(step, revealed)
-    with words:
-        st.markdown(_("**Check your understanding:** {question}").format(question=step.question[language]))
-        with st.expander(_("Show the answer"), expanded=False):
-            st.markdown(step.answer_text(language))
+    drawn = None
+    with picture, st.container(key="lesson-picture"):
+        if presenting and hidden:
+            _predict(lesson, step, language, revealed)
+        elif hidden:
+            st.info(_("Make your prediction first: the figure appears when you press Check."), icon="🤔")
+        else:
+            if changed and not presenting:
+                st.caption(_change_text(step))
+            drawn = _figure(step, changed, presenting)
+            if revealed:
+                _reveal_script(key)
+    if not (presenting and waiting):
+        with words:
+            _check_question(step, language, key, presenting)
+    return drawn
 
 
-def _figure(step: Step, revealed: bool) -> None:
-    """The step's figure: hidden until Check for a prediction about it, redrawn with the change after Check for a
-    prediction about a changed parameter."""
-    if step.predict is not None and not step.predict.then and not revealed:
-        st.info(_("Make your prediction first: the figure appears when you press Check."), icon="🤔")
-        return
-    changed = step.predict is not None and bool(step.predict.then) and revealed
-    if changed:
-        st.caption(_("Now with {change}").format(change=_change_text(step)))
-    show.figure(step.figure, step.params_in(i18n.current(), after=changed))
+def _step_key(lesson_id: str, number: int) -> str:
+    """What the widgets and expanders of one step are keyed by ("rotary-6"): a new step has new ones."""
+    return f"{lesson_id}-{number}"
+
+
+def _figure(step: Step, changed: bool, presenting: bool) -> registry.FigureResult | None:
+    """The step's figure, with the prediction's change once Check revealed it; in presenter mode at
+    :data:`FIGURE_HEIGHT`, its notes left to the row of the buttons."""
+    params = step.params_in(i18n.current(), after=changed)
+    if presenting:
+        return show.figure(step.figure, params, height=FIGURE_HEIGHT, with_notes=False)
+    return show.figure(step.figure, params)
+
+
+def _check_question(step: Step, language: str, key: str, presenting: bool) -> None:
+    """The check question and its answer, closed; in presenter mode the question is the expander's label (one
+    element, the answer a click away)."""
+    question = _("**Check your understanding:** {question}").format(question=step.question[language])
+    if presenting:
+        answer = st.expander(question, expanded=False, key=f"answer-{key}")
+    else:
+        st.markdown(question)
+        answer = st.expander(_("Show the answer"), expanded=False, key=f"answer-{key}")
+    with answer:
+        st.markdown(step.answer_text(language))
 
 
 def _change_text(step: Step) -> str:
+    """What Check changed in the figure: "Now with `base` 10000 → 1000"."""
     assert step.predict is not None
-    return ", ".join(
+    change = ", ".join(
         f"`{name}` {PARAMS[name].to_url(step.params[name])} → {PARAMS[name].to_url(value)}"
         for name, value in step.predict.then.items()
     )
+    return _("Now with {change}").format(change=change)
 
 
-def _reveal(key: tuple[str, int]) -> None:
-    st.session_state.setdefault(REVEALED, set()).add(key)
+def _reveal(key: tuple[str, int], choice_key: str) -> None:
+    """Check: the step is revealed, with the choice made (None for none), which its radio shows from now on."""
+    st.session_state.setdefault(REVEALED, {})[key] = st.session_state.get(choice_key)
 
 
 def _predict(lesson: Lesson, step: Step, language: str, revealed: bool) -> None:
+    """The prediction: its question and choices with Check; after Check the answer to it (and the choice made,
+    except in presenter mode, where the answer says it and the room is the figure's)."""
     predict = step.predict
     assert predict is not None
-    with st.container(border=True):
-        st.markdown(_("**Predict:** {question}").format(question=predict.question[language]))
-        choice = st.radio(
-            _("Your prediction"),
-            list(range(len(predict.choices))),
-            index=None,
-            format_func=lambda i: predict.choices[i][language],
-            key=f"predict-{lesson.id}-{step.number}",
-            label_visibility="collapsed",
-        )
+    choice_key = f"predict-{_step_key(lesson.id, step.number)}"
+    options = list(range(len(predict.choices)))
+    presenting = presenter.active()
+    with st.container(border=not presenting):  # in presenter mode "Predict:" begins it: the room is the step's
+        if not (presenting and revealed):
+            st.markdown(_("**Predict:** {question}").format(question=predict.question[language]))
         if not revealed:
+            st.radio(
+                _("Your prediction"),
+                options,
+                index=None,
+                format_func=lambda i: predict.choices[i][language],
+                key=choice_key,
+                label_visibility="collapsed",
+            )
             st.button(
                 _("Check"),
-                key=f"check-{lesson.id}-{step.number}",
+                key=f"check-{_step_key(lesson.id, step.number)}",
                 on_click=_reveal,
-                args=((lesson.id, step.number),),
+                args=((lesson.id, step.number), choice_key),
                 type="primary",
             )
             return
+        choice = st.session_state[REVEALED][(lesson.id, step.number)]
+        if not presenting:
+            st.session_state[choice_key] = choice  # the choice checked: a disabled radio keeps no new value of its own
+            st.radio(
+                _("Your prediction"),
+                options,
+                index=None,
+                format_func=lambda i: predict.choices[i][language],
+                key=choice_key,
+                label_visibility="collapsed",
+                disabled=True,
+            )
         right = predict.choices[predict.correct][language]
+        # in presenter mode the change the figure now shows is told here (the figure's column is the figure's)
+        change = f"  \n{_change_text(step)}" if presenting and predict.then else ""
         if choice == predict.correct:
-            st.success(_("Right: {answer}").format(answer=right), icon="✅")
+            st.success(_("Right: {answer}").format(answer=right) + change, icon="✅")
         elif choice is None:
-            st.info(_("The answer: {answer}").format(answer=right), icon="💡")
+            st.info(_("The answer: {answer}").format(answer=right) + change, icon="💡")
         else:
-            st.warning(_("Not quite. The answer: {answer}").format(answer=right), icon="💡")
+            st.warning(_("Not quite. The answer: {answer}").format(answer=right) + change, icon="💡")
         if predict.explain is not None:
-            st.markdown(predict.explain[language])
+            if presenting:
+                with st.expander(_("Why?"), expanded=False, key=f"why-{_step_key(lesson.id, step.number)}"):
+                    st.markdown(predict.explain[language])
+            else:
+                st.markdown(predict.explain[language])
 
 
-def _navigation(lesson: Lesson, number: int) -> None:
-    previous, middle, following = st.columns([1, 2, 1], vertical_alignment="center")
+def _step_script(key: str, revealed: bool) -> None:
+    """At the top of a step: scroll a new step to its top; the arrow keys on a prediction option."""
+    st.html(SCRIPT % json.dumps({"where": "step", "step": key, "revealed": revealed}), unsafe_allow_javascript=True)
+
+
+def _reveal_script(key: str) -> None:
+    """Under a revealed figure: when Check revealed it (not on a return to a step checked before), bring it into
+    view."""
+    st.html(SCRIPT % json.dumps({"where": "figure", "step": key}), unsafe_allow_javascript=True)
+
+
+def _navigation(lesson: Lesson, number: int, language: str, drawn: registry.FigureResult | None) -> None:
+    """Previous and Next (with ← and →) and, between them, the link to the step. In presenter mode the lesson, the
+    step and the progress between them, and behind two small buttons the link and the notes of the figure
+    ``drawn``: the step above keeps the screen."""
+    presenting = presenter.active()
+    previous, middle, following = st.columns([1, 3, 1] if presenting else [1, 2, 1], vertical_alignment="center")
     with previous:
         st.button(
             _("Previous"),
@@ -198,8 +329,20 @@ def _navigation(lesson: Lesson, number: int) -> None:
             width="stretch",
             type="primary",
         )
-    with middle:
-        st.caption(_("🔗 Link to this step: {link}").format(link=f"`{step_link(lesson.id, number)}`"))
+    link = _("🔗 Link to this step: {link}").format(link=f"`{step_link(lesson.id, number)}`")
+    if not presenting:
+        middle.caption(link)
+        return
+    count = len(lesson.steps)
+    where, share, about = middle.columns([5, 1, 1], vertical_alignment="center", gap="small")
+    step_of = _("step {k} of {n}").format(k=number, n=count)
+    where.progress(number / count, text=f"{lesson.title[language]} · {step_of}")
+    key = _step_key(lesson.id, number)
+    with share.popover("🔗", help=_("The link to this step"), width="stretch", key=f"link-{key}"):
+        st.caption(link)
+    if drawn is not None and drawn.notes:
+        with about.popover("ℹ️", help=_("About this figure"), width="stretch", key=f"notes-{key}"):
+            show.notes(drawn)
 
 
 def step_link(lesson_id: str, number: int) -> str:

@@ -17,10 +17,14 @@ CSS = """<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stExpandSidebarButton"],
 [data-testid="stSidebarCollapseButton"], [data-testid="stToolbar"] { display: none !important; }
 html { font-size: 135%; }
-[data-testid="stMainBlockContainer"] { max-width: 100%; padding: 1.5rem 3rem 3rem 3rem; }
+[data-testid="stMainBlockContainer"] { max-width: 100%; padding: 1rem 3rem 1rem 3rem; }
 h1 { font-size: 2.6rem !important; }
-h2 { font-size: 2.1rem !important; }
+h2 { font-size: 2.1rem !important; padding: 0.25rem 0 !important; }
 h3 { font-size: 1.7rem !important; }
+[data-testid="stMarkdownContainer"] :is(p, li) { line-height: 1.4; }
+[data-testid="stHeader"] { background: transparent; pointer-events: none; }
+[data-testid="stHeader"] * { pointer-events: auto; }
+.st-key-presenter-leave { position: fixed; top: 0.4rem; right: 1rem; width: auto !important; z-index: 999991; }
 </style>"""
 
 

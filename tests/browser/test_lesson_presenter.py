@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from posenc.figures.lessons import load_lessons
 from tests.browser.conftest import SCREENSHOTS
 from tests.browser.helpers import exceptions_on_page, wait_until_drawn
 from tests.prose import cjk_share, english_runs
@@ -14,6 +15,7 @@ from tests.prose import cjk_share, english_runs
 pytestmark = pytest.mark.browser
 PROJECTOR = {"width": 1280, "height": 800}  # a common projector resolution (WXGA)
 BUTTONS = {"ArrowRight": "lesson-next", "ArrowLeft": "lesson-previous"}  # the keys of the buttons with the shortcuts
+LESSONS = load_lessons()
 
 
 def _step(page) -> int:
@@ -66,5 +68,109 @@ def test_a_lesson_presents_in_the_learners_language_and_steps_with_the_keyboard(
         assert _step(page) == 2 and cjk_share([second_title]) > 0.5
         assert _press_and_wait(page, "ArrowLeft", 1, second_title) == first_title and _step(page) == 1
         assert not exceptions_on_page(page)
+    finally:
+        context.close()
+
+
+SCREEN = {"width": 1280, "height": 720}  # the smallest common projector picture (720p)
+STEP_STATE = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const title = document.querySelector('h2');
+  return {
+    overflow: main.scrollHeight - main.clientHeight,
+    scrollTop: main.scrollTop,
+    titleTop: title ? title.getBoundingClientRect().top : null,
+    open: [...document.querySelectorAll('[data-testid="stExpander"] details')].filter(box => box.open).length,
+    chosen: [...document.querySelectorAll('input[type="radio"]')].filter(option => option.checked).length,
+  };
+}"""
+FIGURE_IN_VIEW = """() => {
+  const chart = document.querySelector('.st-key-lesson-picture [data-testid="stPlotlyChart"]');
+  if (!chart) return false;
+  const box = chart.getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= window.innerHeight;
+}"""
+
+
+def _open_step(page, step, code: str) -> None:
+    """Wait for ``step`` to be shown: its number in the link, its title, the run over, its figure drawn (when it
+    shows one before Check)."""
+    page.wait_for_function(f"() => /[?&]step={step.number}(&|$)/.test(location.search)", timeout=60_000)
+    page.wait_for_function(
+        "title => { const h = document.querySelector('h2'); return h && h.innerText.trim() === title; }",
+        arg=step.title[code],
+        timeout=60_000,
+    )
+    _settled(page)
+    page.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')", timeout=60_000)
+    if step.predict is None or step.predict.then:
+        wait_until_drawn(page)
+
+
+def _check(page, step) -> None:
+    """Pick the right prediction, press Check, wait for the figure that Check reveals."""
+    page.locator("[data-testid='stRadio'] [role='radiogroup'] label").nth(step.predict.correct).click()
+    _settled(page)
+    page.locator("[class*='st-key-check-'] button").click()
+    page.wait_for_selector("[class*='st-key-check-']", state="detached", timeout=60_000)
+    _settled(page)
+    wait_until_drawn(page)
+
+
+def test_a_lesson_in_presenter_mode_fits_a_720p_screen_step_by_step(app_url, browser):
+    """Both lessons stepped through in presenter mode at 1280 x 720 (absolute in English, rotary in Korean): every
+    step fits the screen, opens at its top with nothing revealed (the answer opened on the step before is closed),
+    → moves on with a prediction option focused; Check on every other prediction shows the figure in view, the
+    step still fitting. Then on a desktop screen, where a step is taller than the window: Check scrolls to the
+    figure and Next opens the next step at its top."""
+    context = browser.new_context(viewport=SCREEN)
+    page = context.new_page()
+    try:
+        checked = 0
+        for lesson_id, code in (("absolute", "en"), ("rotary", "ko")):
+            lesson = LESSONS[lesson_id]
+            page.goto(f"{app_url}/?lesson={lesson_id}&lang={code}&present=1")
+            for step in lesson.steps:
+                _open_step(page, step, code)
+                where = f"{lesson_id} step {step.number} ({code})"
+                state = page.evaluate(STEP_STATE)
+                assert state["overflow"] <= 0, f"{where} is {state['overflow']} px taller than the screen"
+                assert state["scrollTop"] == 0 and 0 <= state["titleTop"] < 200, f"{where} opens scrolled: {state}"
+                assert state["open"] == 0 and state["chosen"] == 0, f"{where} opens with something revealed: {state}"
+                last = step.number == len(lesson.steps)
+                if step.predict is not None and checked % 2 == 0:
+                    _check(page, step)
+                    state = page.evaluate(STEP_STATE)
+                    assert state["overflow"] <= 0, f"{where}, checked, is {state['overflow']} px too tall"
+                    assert page.evaluate(FIGURE_IN_VIEW), f"{where}: Check left the figure out of view"
+                if step.predict is not None:
+                    checked += 1
+                page.screenshot(path=str(SCREENSHOTS / f"lesson_720p_{lesson_id}_{step.number}_{code}.png"))
+                if last:
+                    break
+                answer = page.locator("[class*='st-key-answer-'] summary")
+                if answer.count():  # the answer (in presenter mode, once Check was pressed), left open
+                    answer.click()
+                    page.wait_for_selector("[class*='st-key-answer-'] details[open]")
+                page.wait_for_selector(".st-key-lesson-next button:not([disabled])")
+                option = page.locator("[data-testid='stRadio'] input[type='radio']")
+                if option.count():  # a prediction not checked: → leaves it, choosing nothing
+                    option.first.focus()
+                    assert page.evaluate("() => document.activeElement.type") == "radio"
+                page.keyboard.press("ArrowRight")
+        assert not exceptions_on_page(page)
+
+        page.set_viewport_size({"width": 1280, "height": 720})
+        page.goto(f"{app_url}/?lesson=absolute&step=3&lang=en")  # a desktop screen: one thing under another
+        step = LESSONS["absolute"].steps[2]
+        _open_step(page, step, "en")
+        assert not page.evaluate(FIGURE_IN_VIEW)
+        _check(page, step)
+        page.wait_for_function(FIGURE_IN_VIEW, timeout=10_000)  # Check brought the figure into view
+        assert page.evaluate(STEP_STATE)["scrollTop"] > 0
+        page.locator(".st-key-lesson-next button").click()
+        _open_step(page, LESSONS["absolute"].steps[3], "en")
+        state = page.evaluate(STEP_STATE)
+        assert state["scrollTop"] == 0 and state["open"] == 0, state
     finally:
         context.close()

@@ -9,8 +9,8 @@ import pytest
 
 from posenc import i18n
 from posenc.figures.lessons import load_lessons
-from posenc.figures.theme import STYLES
-from posenc.ui import presenter
+from posenc.figures.theme import SIZES, STYLES
+from posenc.ui import lesson_view, presenter, show
 from tests.pages.conftest import assert_healthy, open_page, warning_text
 from tests.prose import cjk_share, english_runs
 
@@ -113,6 +113,83 @@ def test_a_then_step_redraws_its_figure_with_the_change():
     assert any("500000" in caption.value for caption in at.caption)
 
 
+def _keyed_blocks(node) -> dict[str, object]:
+    """The expanders and popovers under ``node`` that have a key, by key (a keyed block's id ends with its key)."""
+    found = {}
+    for child in getattr(node, "children", {}).values():
+        block_id = getattr(child, "_block_id", None) or ""
+        if block_id.startswith("$$ID-"):
+            found[block_id.split("-", 2)[2]] = child
+        found.update(_keyed_blocks(child))
+    return found
+
+
+def _step_scripts(at) -> list[dict]:
+    """What the step's scripts were given (ui.lesson_view.SCRIPT): where they act and for which step."""
+    bodies = [element.proto.body for element in at.get("html") if "data-posenc-lesson" in element.proto.body]
+    return [json.loads(body.split("const at = ", 1)[1].split(";", 1)[0]) for body in bodies]
+
+
+def test_what_a_step_reveals_is_keyed_by_its_step():
+    """Streamlit keeps an expander open by its place on the page: the next step, laid out alike, would open with
+    the answer shown. Keyed by the step, the next step's answer is a new expander, closed."""
+    at = _open({"lesson": "absolute", "step": "2"})
+    _reveal(at, "absolute", 2)
+    answer = _keyed_blocks(at.main)["answer-absolute-2"]
+    assert answer.label == "Show the answer" and not answer.proto.expanded
+    at.button(key="lesson-next").click().run()
+    blocks = _keyed_blocks(at.main)
+    assert "answer-absolute-3" in blocks and "answer-absolute-2" not in blocks
+    assert not blocks["answer-absolute-3"].proto.expanded
+
+
+def test_a_checked_prediction_keeps_its_choice_and_an_unchecked_one_is_forgotten():
+    at = _open({"lesson": "absolute", "step": "2"})
+    at.radio(key="predict-absolute-2").set_value(1)
+    at.button(key="check-absolute-2").click().run()
+    assert at.radio(key="predict-absolute-2").value == 1 and at.radio(key="predict-absolute-2").disabled
+    at.button(key="lesson-next").click().run()
+    at.radio(key="predict-absolute-3").set_value(0).run()  # chosen, not checked
+    at.button(key="lesson-previous").click().run()
+    assert at.radio(key="predict-absolute-2").value == 1 and "Not quite" in warning_text(at)
+    at.button(key="lesson-next").click().run()
+    assert at.radio(key="predict-absolute-3").value is None and at.button(key="check-absolute-3")
+
+
+def test_each_step_runs_its_script_once_and_one_more_under_a_figure_check_revealed():
+    at = _open({"lesson": "rotary", "step": "5"})
+    assert _step_scripts(at) == [{"where": "step", "step": "rotary-5", "revealed": False}]
+    _reveal(at, "rotary", 5)
+    assert _step_scripts(at) == [
+        {"where": "step", "step": "rotary-5", "revealed": True},
+        {"where": "figure", "step": "rotary-5"},
+    ]
+
+
+def test_presenter_mode_asks_one_question_at_a_time():
+    """Before Check the prediction takes the figure's place and the check question waits; after Check the answer
+    says which choice was right (no radio), and the check question is the label of the answer's expander."""
+    at = _open({"lesson": "rotary", "step": "5", "present": "1"})
+    assert_healthy(at)
+    assert at.radio(key="predict-rotary-5") and not at.get("plotly_chart") and not at.expander
+    _reveal(at, "rotary", 5)
+    assert not at.radio and len(at.get("plotly_chart")) == 1
+    (answer,) = at.expander
+    question = LESSONS["rotary"].steps[4].question["en"]
+    assert answer.label == f"**Check your understanding:** {question}" and not answer.proto.expanded
+    assert _keyed_blocks(at.main).keys() >= {"answer-rotary-5", "link-rotary-5"}
+
+
+def test_presenter_mode_fits_the_figure_beside_the_words_and_its_notes_behind_a_button():
+    at = _open({"lesson": "rotary", "step": "4", "present": "1"})  # a figure 820 px tall on a screen
+    assert_healthy(at)
+    layout = json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]
+    assert layout["height"] <= lesson_view.FIGURE_HEIGHT
+    notes = _keyed_blocks(at.main)["notes-rotary-4"]
+    assert notes.proto.popover.label == "ℹ️" and notes.get("caption")
+    assert at.get("progress")[0].proto.text == "Relative and rotary positions · step 4 of 10"
+
+
 def test_picking_another_lesson_starts_at_its_first_step():
     at = _open({"lesson": "absolute", "step": "3"})
     at.selectbox(key="lesson-picker").set_value("rotary").run()
@@ -144,12 +221,22 @@ def test_a_bad_link_warns_in_the_reader_s_language():
 
 
 def _css(at) -> str:
-    return "\n".join(element.proto.body for element in at.get("html"))
+    """The style sheets on the page (presenter mode's), not the step's script."""
+    bodies = [element.proto.body for element in at.get("html")]
+    return "\n".join(body for body in bodies if body.startswith("<style>"))
 
 
 def _font_and_paper(at) -> tuple[int, str]:
     layout = json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]
     return layout["font"]["size"], layout["paper_bgcolor"]
+
+
+def _in_slide_style(at, style: str) -> bool:
+    """The lesson's figure is drawn in the slide style ``style``: its paper, its text at the style's size or, in a
+    figure made to fit beside the step's words, not much smaller (ui.show.fit_to_box)."""
+    font, paper = _font_and_paper(at)
+    largest = SIZES["screen"].font_for(style)
+    return paper == STYLES[style]["paper"] and round(show.SMALLEST_TEXT * largest) <= font <= largest
 
 
 def test_presenter_mode_hides_the_sidebar_and_draws_slides():
@@ -158,7 +245,7 @@ def test_presenter_mode_hides_the_sidebar_and_draws_slides():
     assert '[data-testid="stSidebar"]' in _css(at) and "display: none" in _css(at)
     assert "font-size: 135%" in _css(at)
     assert at.session_state["theme"] == "slides-light"
-    assert _font_and_paper(at) == (20, STYLES["slides-light"]["paper"])
+    assert _in_slide_style(at, "slides-light")
     assert not at.main.get("title") and not at.main.get("selectbox"), "one step per screen"
     assert "present=1" in "\n".join(caption.value for caption in at.caption)
     at.button(key="presenter-leave").click().run()
@@ -168,7 +255,7 @@ def test_presenter_mode_hides_the_sidebar_and_draws_slides():
 
 def test_presenter_mode_takes_the_dark_slides_from_the_link():
     at = _open({"lesson": "rotary", "step": "4", "present": "1", "theme": "slides-dark"})
-    assert _font_and_paper(at) == (20, STYLES["slides-dark"]["paper"])
+    assert _in_slide_style(at, "slides-dark")
 
 
 def test_the_toggle_turns_presenter_mode_on():
@@ -176,7 +263,7 @@ def test_the_toggle_turns_presenter_mode_on():
     assert not _css(at) and _font_and_paper(at)[0] == 13
     at.toggle(key="presenter-toggle").set_value(True).run()
     assert '[data-testid="stSidebar"]' in _css(at) and at.session_state[presenter.STATE]
-    assert _font_and_paper(at) == (20, STYLES["slides-light"]["paper"])
+    assert _in_slide_style(at, "slides-light")
 
 
 def test_presenter_mode_works_on_an_ordinary_page():
