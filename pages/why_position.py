@@ -10,55 +10,62 @@ from posenc.figures.why.schemes import shown, translated_facts_table
 from posenc.i18n import N_, _
 from posenc.ui import controls, echo, show
 from posenc.ui.router import ensure_app_router
-from posenc.ui.sections import show_sections, what_to_notice
+from posenc.ui.sections import about, show_sections, what_to_notice
 
 ensure_app_router()
 
 st.title(_("🧩 Why does attention need position?"))
-st.markdown(
+example_a, example_b = EXAMPLE_SENTENCES[i18n.current()]
+st.markdown(  # the page's point, before anything else
     _(
-        "A recurrent network (RNN) reads a sentence one word after another: the state after word t is computed from "
-        "the state after word t − 1, so the position of a word is the step at which it is read, and word order is in "
-        "the state by construction. Self-attention reads all the words at once and compares every token with every "
-        "other token by content alone. Reorder the tokens and the same comparisons happen, only reordered: the layer "
-        "is *permutation-equivariant*. So without a positional signal, *the cat sat on the mat* and *the mat sat on "
-        "the cat* produce the same set of outputs. Below, a small RNN and one attention head (fixed random weights, "
-        "computed by `posenc_core.recurrent` and `posenc_core.attention`) read both sentences."
+        "**One attention head cannot tell *{a}* from *{b}* without positional encoding:** every word gets the same "
+        "output in both orders. An RNN, which reads one word after another, tells them apart."
+    ).format(a=example_a, b=example_b)
+)
+with about():
+    st.markdown(
+        _(
+            "A recurrent network (RNN) reads a sentence one word after another: the state after word t is computed "
+            "from the state after word t − 1, so the position of a word is the step at which it is read, and word "
+            "order is in the state by construction. Self-attention reads all the words at once and compares every "
+            "token with every other token by content alone. Reorder the tokens and the same comparisons happen, only "
+            "reordered: the layer is *permutation-equivariant*. So without a positional signal, *the cat sat on the "
+            "mat* and *the mat sat on the cat* produce the same set of outputs. Below, a small RNN and one attention "
+            "head (fixed random weights, computed by `posenc_core.recurrent` and `posenc_core.attention`) read both "
+            "sentences."
+        )
     )
-)
-st.markdown(
-    _(
-        "This holds for attention **without a causal mask**, where every token sees every other one (an encoder, as "
-        "here). A decoder's causal mask lets token t see only tokens 0..t, and that mask alone carries order: the "
-        "first token sees one token, the tenth sees ten. Models with no position encoding at all (NoPE) rely on it; "
-        "the NoPE and sinks page measures it."
+    st.markdown(
+        _(
+            "This holds for attention **without a causal mask**, where every token sees every other one (an encoder, "
+            "as here). A decoder's causal mask lets token t see only tokens 0..t, and that mask alone carries order: "
+            "the first token sees one token, the tenth sees ten. Models with no position encoding at all (NoPE) rely "
+            "on it; the NoPE and sinks page measures it."
+        )
     )
-)
-FORMULAS = (  # two columns: side by side on a screen, one formula a line on a phone
-    (r"\text{RNN: } h_t = \tanh(W h_{t-1} + U x_t)", r"Q, K, V = XW_Q,\ XW_K,\ XW_V"),
-    (
-        r"\mathrm{Attn}(X) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d}}\right) V",
-        r"\mathrm{Attn}(PX) = P\,\mathrm{Attn}(X)\quad\text{(no mask)}",
-    ),
-)
-for column, formulas in zip(st.columns(2), FORMULAS, strict=True):
-    with column:
-        for formula in formulas:
-            st.latex(formula)
+    FORMULAS = (  # two columns: side by side on a screen, one formula a line on a phone
+        (r"\text{RNN: } h_t = \tanh(W h_{t-1} + U x_t)", r"Q, K, V = XW_Q,\ XW_K,\ XW_V"),
+        (
+            r"\mathrm{Attn}(X) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d}}\right) V",
+            r"\mathrm{Attn}(PX) = P\,\mathrm{Attn}(X)\quad\text{(no mask)}",
+        ),
+    )
+    for column, formulas in zip(st.columns(2), FORMULAS, strict=True):
+        with column:
+            for formula in formulas:
+                st.latex(formula)
 
 SENTENCES = ("sentence_a", "sentence_b")
 # the example pair of the reader's language, unless the link sets a sentence (then the other keeps the English one,
 # so a link written before the languages still opens on a matching pair)
 linked = any(name in st.query_params for name in SENTENCES)
-starts = {} if linked else dict(zip(SENTENCES, EXAMPLE_SENTENCES[i18n.current()], strict=True))
-params = controls.controls([*SENTENCES, "embedding_dim"], columns=3, starts=starts)
+starts = {} if linked else dict(zip(SENTENCES, (example_a, example_b), strict=True))
+params = controls.controls([*SENTENCES, "embedding_dim", "hidden_dim"], columns=4, starts=starts)
 
 
 def one_step_after_another() -> None:
-    with st.columns(3)[0]:
-        params["hidden_dim"] = controls.control("hidden_dim")
+    result = show.figure("why-rnn-vs-attention", params)  # the page's point: attention's bars are 0
     show.figure("why-rnn-states", params)
-    result = show.figure("why-rnn-vs-attention", params)
     if result is None:
         return
     shared = shared_prefix(result.data["rnn_gap"])

@@ -3,19 +3,26 @@ of figures instead of all of them, and the link (``?section=...``) says which ta
 "All sections", draws every section one after another (for scrolling through, or printing, the whole page).
 
 Section labels are written in English (marked ``N_``) and shown translated; the link carries the English label,
-so a link names the same section in every language."""
+so a link names the same section in every language. A label that was shortened stays in :data:`FORMER_LABELS`, so a
+link written before opens the same section.
+
+A page opens on its first figure: its title, its controls, the tabs, the figure. The page's explanation and
+formulas fold into :func:`about` under the title, one click away."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from posenc.i18n import N_, _
 from posenc.ui import link
 
 KEY = "section"
 ALL = N_("All sections")
+# a label shortened so that a page's tabs fit one line at 1440 px -> its new label (links keep working)
+FORMER_LABELS = {"Layer by layer (Gemma 3, Llama 4)": "Layer by layer"}
 
 
 def show_sections(sections: Mapping[str, Callable[[], None]]) -> str:
@@ -29,6 +36,7 @@ def show_sections(sections: Mapping[str, Callable[[], None]]) -> str:
     labels = [*sections, ALL]
     shown = {_(label): label for label in labels}  # translated -> English
     asked = st.query_params.get(KEY)
+    asked = FORMER_LABELS.get(asked, asked)
     default = _(asked) if asked in labels else _(labels[0])
     tabs = st.tabs(list(shown), key=f"{KEY}-tabs", default=default, on_change=_opened, args=(shown,))
     for label, tab in zip(labels, tabs, strict=True):
@@ -65,3 +73,9 @@ def what_to_notice(*points: str) -> None:
     """The "What to notice" list of the section being drawn, under its figures (so it speaks about what is open)."""
     heading = _("What to notice")
     st.markdown(f"**{heading}**\n" + "\n".join(f"- {point}" for point in points))
+
+
+def about() -> DeltaGenerator:
+    """The page's explanation and formulas, folded under its title (``with about(): st.markdown(...)``): the first
+    screen shows the page's first figure, and the prose is one click away."""
+    return st.expander(_("The idea and the formulas"), icon="📖")

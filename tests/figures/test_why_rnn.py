@@ -32,6 +32,11 @@ def test_the_bars_are_zero_for_attention_and_not_for_the_rnn_after_the_first_mov
     bars = [trace for trace in result.figure.data if trace.type == "bar"]
     assert [bar.name for bar in bars] == ["RNN state", "attention output, no PE"]
     assert list(bars[1].text) == ["0"] * 6 and list(bars[0].text) == ["0", "", "", "", "", ""]
+    for bar in bars:  # a bar of height 0 is drawn: its outline, in its colour, is a line along the axis
+        assert bar.marker.line.width >= 2 and bar.marker.line.color == bar.marker.color
+    legend, y_range = result.figure.layout.legend, result.figure.layout.yaxis.range
+    assert legend.y < 1 and legend.yanchor == "top"  # inside the plot, over the bars: read with them
+    assert y_range[1] >= 1.4 * float(rnn_gap.max())  # room for it over the tallest bar
     final = float(result.notes[1].split("final states differ by ")[1].rstrip("."))
     weights = recurrent.rnn_weights(16, 8)
     h_a, h_b = (

@@ -8,7 +8,7 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from posenc.figures.common import LEGEND_BELOW, as_array
+from posenc.figures.common import as_array
 from posenc.figures.params import ParamSpec, register_param
 from posenc.figures.plain_text import for_plotly
 from posenc.figures.registry import FigureResult, register
@@ -16,6 +16,12 @@ from posenc.figures.theme import COLORWAY, DIVERGING_SCALE
 from posenc.figures.why.attention import _same_tokens, _tokens
 from posenc.i18n import N_, _
 from posenc_core import attention, recurrent
+
+ZERO_BAR_LINE = 3  # px: the outline that draws a bar of height 0 as a line along the axis
+# The bars' legend in the plot's top left corner, in room the y axis leaves over the tallest bar: it is read with the
+# bars, on the screen where the chart starts (under the x axis it is often below the first screen).
+LEGEND_INSIDE = {"orientation": "v", "yanchor": "top", "y": 0.99, "x": 0.01, "xanchor": "left"}
+HEADROOM = 1.5  # the y axis reaches this many times the tallest bar: its top third holds the legend
 
 register_param(
     ParamSpec(
@@ -131,18 +137,21 @@ def rnn_against_attention(p: Mapping[str, Any]) -> FigureResult:
             x=words,
             y=as_array(run[key]),
             name=name,
-            marker_color=colour,
-            text=["0" if value < 1e-6 else "" for value in run[key].tolist()],  # an equal output: a bar of height 0
+            marker={"color": colour, "line": {"color": colour, "width": ZERO_BAR_LINE}},  # a 0 bar: a line at 0
+            text=["0" if value < 1e-6 else "" for value in run[key].tolist()],  # and a 0 over it
             textposition="outside",
+            textfont={"color": colour, "weight": "bold"},
             hovertemplate=name + "<br>" + _("word %{x} of A<br>largest difference %{y:.3g}") + "<extra></extra>",
         )
     fig.update_layout(
-        title=_("Each word of A against the same word in B"),
+        title=_("Same word in A and B: the RNN's state differs, attention's output without PE is identical"),
         xaxis_title=_("word of A (position : word)"),
         yaxis_title=_("largest difference"),
         barmode="group",
-        legend=LEGEND_BELOW,
+        legend=LEGEND_INSIDE,
     )
+    tallest = max(float(run["rnn_gap"].max()), float(run["attention_gap"].max()))
+    fig.update_yaxes(range=[0, HEADROOM * tallest if tallest > 1e-6 else 1.0])  # all 0: the 0 lines at the foot
     data = {"rnn_gap": as_array(run["rnn_gap"]), "attention_gap": as_array(run["attention_gap"])}
     notes = (
         _(
