@@ -10,39 +10,30 @@ from posenc.figures.layers import notes as layer_notes
 from posenc.i18n import N_, _
 from posenc.ui import controls, show, state
 from posenc.ui.router import ensure_app_router
-from posenc.ui.sections import show_sections, what_to_notice
+from posenc.ui.sections import about, show_sections, what_to_notice
 from posenc_core.rope_methods import methods_table
 
 ensure_app_router()
 
 st.title(_("🔭 Context extension: RoPE past its training length"))
-st.markdown(
-    _(
-        "A RoPE model trained on L tokens has seen each pair i turn through the angles m·θᵢ for m < L only. Past L, "
-        "the slow pairs (wavelength above L, never one full turn in training) reach angles the model has never seen. "
-        "Context-extension methods change the inverse frequencies θᵢ so that s·L tokens fit: *linear* (position "
-        "interpolation) divides every θᵢ by the factor s; *NTK-aware* raises the base instead, so fast pairs barely "
-        "move; *dynamic NTK* does that only once the sequence outgrows L; *YaRN* and *Llama 3.1* keep the fast pairs, "
-        "divide the slow ones by s and blend in between; *LongRoPE* divides each pair by its own searched factor. "
-        "YaRN and LongRoPE also scale cos and sin, which sharpens attention. Every number below comes from "
-        "`posenc_core.rope_scaling` (HF transformers' formulas)."
+with about():
+    st.markdown(
+        _(
+            "A RoPE model trained on L tokens has seen each pair i turn through the angles m·θᵢ for m < L only. Past "
+            "L, the slow pairs (wavelength above L, never one full turn in training) reach angles the model has never "
+            "seen. Context-extension methods change the inverse frequencies θᵢ so that s·L tokens fit: *linear* "
+            "(position interpolation) divides every θᵢ by the factor s; *NTK-aware* raises the base instead, so fast "
+            "pairs barely move; *dynamic NTK* does that only once the sequence outgrows L; *YaRN* and *Llama 3.1* keep "
+            "the fast pairs, divide the slow ones by s and blend in between; *LongRoPE* divides each pair by its own "
+            "searched factor. YaRN and LongRoPE also scale cos and sin, which sharpens attention. Every number below "
+            "comes from `posenc_core.rope_scaling` (HF transformers' formulas)."
+        )
     )
-)
-st.latex(
-    r"\theta'_i = \theta_i\left((1-r_i) + \frac{r_i}{s}\right),\quad \theta_i = \mathrm{base}^{-2i/d},\quad "
-    r"\lambda_i = \frac{2\pi}{\theta_i},\qquad \text{angle} = m\,\theta'_i"
-)
-
-params = controls.controls(
-    ["head_dim", "base", "rope_type", "factor", "original_max_position_embeddings", "seq_len"],
-    columns=4,
-    starts={"seq_len": 16384},  # s·L at the defaults: a sequence past L, where dynamic NTK and LongRoPE act
-    least={"head_dim": (4, _("the scaling variants need two pairs"))},
-)
-with st.expander(_("More settings: partial rotary, YaRN and Llama 3.1 keys (HF rope_scaling)"), expanded=False):
-    params |= controls.controls(["partial_rotary_factor", *SCALING_KEY_PARAMS], columns=4)
-params |= state.preset_only(LONGROPE_LISTS)  # a model's own LongRoPE lists, from its preset or config.json
-with st.expander(_("What s, L and seq_len mean here, and when LongRoPE is drawn"), expanded=False):
+    st.latex(
+        r"\theta'_i = \theta_i\left((1-r_i) + \frac{r_i}{s}\right),\quad \theta_i = \mathrm{base}^{-2i/d},\quad "
+        r"\lambda_i = \frac{2\pi}{\theta_i},\qquad \text{angle} = m\,\theta'_i"
+    )
+    st.markdown("**" + _("What s, L and seq_len mean here, and when LongRoPE is drawn") + "**")
     st.caption(
         _(
             "s·L is the context the factor aims at; seq_len is the current sequence length, which picks dynamic NTK's "
@@ -52,6 +43,20 @@ with st.expander(_("What s, L and seq_len mean here, and when LongRoPE is drawn"
             "LongRoPE lists), else Phi-3-mini-128k's when head_dim is 96; otherwise LongRoPE is left out."
         )
     )
+
+params = controls.controls(
+    ["rope_type", "factor", "original_max_position_embeddings", "seq_len"],
+    columns=4,
+    starts={"seq_len": 16384},  # s·L at the defaults: a sequence past L, where dynamic NTK and LongRoPE act
+)
+# the head's own settings (a preset in the sidebar sets them) fold away: the first figure stays on the first screen
+with st.expander(_("More settings: head_dim, base, partial rotary, YaRN and Llama 3.1 keys (HF rope_scaling)")):
+    params |= controls.controls(
+        ["head_dim", "base", "partial_rotary_factor", *SCALING_KEY_PARAMS],
+        columns=4,
+        least={"head_dim": (4, _("the scaling variants need two pairs"))},
+    )
+params |= state.preset_only(LONGROPE_LISTS)  # a model's own LongRoPE lists, from its preset or config.json
 
 
 def frequencies() -> None:
@@ -208,6 +213,6 @@ show_sections(
         N_("Dynamic NTK, temperature"): dynamic_and_temperature,
         N_("Base calculator"): base_for_context,
         N_("Methods table"): methods,
-        N_("Layer by layer (Gemma 3, Llama 4)"): layer_by_layer,
+        N_("Layer by layer"): layer_by_layer,
     }
 )

@@ -7,39 +7,38 @@ from posenc.figures.rope.frequencies import pair_turn, rotary_dim
 from posenc.i18n import N_, _
 from posenc.ui import controls, show
 from posenc.ui.router import ensure_app_router
-from posenc.ui.sections import show_sections, what_to_notice
+from posenc.ui.sections import about, show_sections, what_to_notice
 
 ensure_app_router()
 
 st.title(_("🌀 RoPE: rotary position embedding"))
-st.markdown(
-    _(
-        "RoPE does not add a position vector: it **rotates** the query and the key. The channels of a head form "
-        "d/2 pairs, and pair i is turned by the angle m·θᵢ at position m (the rotation R(m) below), with θᵢ falling "
-        "geometrically from 1 radian per token to about 1/base. Since rotating q by m·θᵢ and k by n·θᵢ leaves an "
-        "angle of (m − n)·θᵢ between them, the attention score depends on the distance m − n only. Models differ in "
-        "the base, in which channels form a pair (*layout*) and in how many channels rotate at all (*partial "
-        "rotary*); a model preset (sidebar) sets all of them. Context-extension variants have their own page."
+with about():
+    st.markdown(
+        _(
+            "RoPE does not add a position vector: it **rotates** the query and the key. The channels of a head form "
+            "d/2 pairs, and pair i is turned by the angle m·θᵢ at position m (the rotation R(m) below), with θᵢ "
+            "falling geometrically from 1 radian per token to about 1/base. Since rotating q by m·θᵢ and k by n·θᵢ "
+            "leaves an angle of (m − n)·θᵢ between them, the attention score depends on the distance m − n only. "
+            "Models differ in the base, in which channels form a pair (*layout*) and in how many channels rotate at "
+            "all (*partial rotary*); a model preset (sidebar) sets all of them. Context-extension variants have their "
+            "own page."
+        )
     )
-)
-FORMULAS = (  # two columns: side by side on a screen, one formula a line on a phone
-    (r"\theta_i = \mathrm{base}^{-2i/d}", r"(R(m)\,q)^\top (R(n)\,k) = q^\top R(n-m)\,k"),
-    (r"R(m) = \begin{pmatrix}\cos m\theta_i & -\sin m\theta_i\\ \sin m\theta_i & \cos m\theta_i\end{pmatrix}",),
-)
-for column, formulas in zip(st.columns(2), FORMULAS, strict=True):
-    with column:
-        for formula in formulas:
-            st.latex(formula)
+    FORMULAS = (  # two columns: side by side on a screen, one formula a line on a phone
+        (r"\theta_i = \mathrm{base}^{-2i/d}", r"(R(m)\,q)^\top (R(n)\,k) = q^\top R(n-m)\,k"),
+        (r"R(m) = \begin{pmatrix}\cos m\theta_i & -\sin m\theta_i\\ \sin m\theta_i & \cos m\theta_i\end{pmatrix}",),
+    )
+    for column, formulas in zip(st.columns(2), FORMULAS, strict=True):
+        with column:
+            for formula in formulas:
+                st.latex(formula)
+    st.caption(_("d = int(head_dim · partial_rotary_factor) channels rotate; the rest pass through."))
 
-params = controls.controls(["head_dim", "base", "partial_rotary_factor", "rope_layout"], columns=4)
-length, where = st.columns([1, 3])
-with length:
-    params["seq_len"] = controls.control("seq_len")
+params = controls.controls(["head_dim", "base", "partial_rotary_factor", "rope_layout", "seq_len"], columns=5)
 WINDOWED = st.query_params.get("view") == "window"  # a link to a window opens its settings
-with where, st.expander(_("Positions drawn: an overview of 0..L−1, or a window"), expanded=WINDOWED):
+with st.expander(_("Positions drawn: an overview of 0..L−1, or a window"), expanded=WINDOWED):
     params |= controls.controls(["view", "start"], columns=2, chosen=params)
     st.caption(_("*Overview*: evenly spaced exact positions over 0..L−1; *window*: every position from start (512)."))
-st.caption(_("d = int(head_dim · partial_rotary_factor) channels rotate; the rest pass through."))
 
 
 def one_pair() -> None:
@@ -148,6 +147,6 @@ show_sections(
         N_("The relative property"): relative_property,
         N_("Long-term decay"): decay,
         N_("Which channels rotate together"): channels,
-        N_("Layer by layer (Gemma 3, Llama 4)"): layer_by_layer,
+        N_("Layer by layer"): layer_by_layer,
     }
 )

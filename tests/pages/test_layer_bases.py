@@ -7,7 +7,7 @@ import pytest
 
 from tests.pages.conftest import assert_healthy, open_page, titles, warning_text
 
-SECTION = "Layer by layer (Gemma 3, Llama 4)"
+SECTION = "Layer by layer"
 
 
 def _notice(at) -> str:
@@ -26,6 +26,14 @@ def test_the_section_draws_gemma3_by_default_and_llama4_from_a_link(page):
     assert at.selectbox(key="layered_model").value == "llama-4-scout"
     assert titles(at) == ["Llama-4-Scout-17B-16E: RoPE per layer"]
     assert "12 layers (3, 7, 11, 15, …) have no RoPE at all" in _notice(at)
+
+
+@pytest.mark.parametrize("page", ["rope", "context_extension"])
+def test_a_link_with_the_sections_former_label_opens_it_and_is_rewritten(page):
+    at = open_page(page, section="Layer by layer (Gemma 3, Llama 4)")  # the label before it was shortened
+    assert_healthy(at)
+    assert titles(at) == ["Gemma-3-27B: RoPE per layer"]
+    assert at.query_params["section"] in (SECTION, [SECTION])
 
 
 def test_a_hostile_model_name_gets_a_message_next_to_the_control():
