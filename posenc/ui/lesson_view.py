@@ -3,13 +3,14 @@ step's parameters, the check question), Previous/Next with the ← and → keys,
 (``?lesson=rotary&step=4&lang=ko``). The lessons themselves are data (``lessons/*.toml``, read by
 :mod:`figures.lessons`).
 
-A step is a new screen: every widget and expander that reveals something is keyed by the step, so nothing opened
-on one step is open on the next; a small script of our own (:func:`_step_script`) scrolls a new step to its top,
-brings the figure into view when Check reveals it, and lets ← and → leave a prediction option that has the focus
-(Streamlit's radio keeps the arrow keys for itself). In presenter mode a step is laid out to fit a 1280 × 720
-screen: the figure in a box that leaves room for the title and the buttons (:func:`ui.show.fit_to_box`), the
-prediction in the figure's place until Check, the progress in the row of the buttons, what is read on demand (the
-figure's notes, the link, a prediction's explanation) behind small buttons or in an expander."""
+A step is a new screen: every widget and expander that reveals something is keyed by the step, so nothing opened on
+one step is open on the next; a small script of our own (:func:`_step_script`) scrolls a new step to its top, brings
+the figure into view when Check reveals it (and an answer when it is opened), and lets ← and → leave a prediction
+option that has the focus (Streamlit's radio keeps the arrow keys for itself). In presenter mode a step is laid out
+to fit a 1280 × 720 screen: the figure in a box that leaves room for the title and the buttons
+(:func:`ui.show.fit_to_box`), the prediction in the figure's place until Check, the progress in the row of the
+buttons, what is read on demand (the figure's notes, the link, a prediction's explanation) behind small buttons or
+in an expander."""
 
 from __future__ import annotations
 
@@ -50,6 +51,14 @@ SCRIPT = """<script data-posenc-lesson>
       event.stopPropagation();
       target.blur();
       if (button && !button.disabled) button.click();
+    }, true);
+    document.addEventListener("toggle", (event) => {  // an answer opened is kept in view while it unfolds
+      const box = event.target;
+      if (!(box instanceof HTMLDetailsElement) || !box.open
+          || !box.closest('[class*="st-key-answer-"], [class*="st-key-why-"]')) return;
+      const keep = new ResizeObserver(() => box.scrollIntoView({ block: "nearest" }));
+      keep.observe(box);
+      setTimeout(() => keep.disconnect(), 1000);
     }, true);
   }
   const at = %s;

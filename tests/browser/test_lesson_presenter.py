@@ -91,6 +91,14 @@ FIGURE_IN_VIEW = """() => {
   return box.top >= 0 && box.bottom <= window.innerHeight;
 }"""
 
+ANSWER_IN_VIEW = """() => {
+  const answer = document.querySelector('[class*="st-key-answer-"] details[open]');
+  const text = answer && answer.querySelector('[data-testid="stExpanderDetails"] [data-testid="stMarkdownContainer"]');
+  if (!text || !text.getBoundingClientRect().height) return false;  // open, its answer drawn
+  const box = answer.getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= window.innerHeight;
+}"""
+
 
 def _open_step(page, step, code: str) -> None:
     """Wait for ``step`` to be shown: its number in the link, its title, the run over, its figure drawn (when it
@@ -118,11 +126,11 @@ def _check(page, step) -> None:
 
 
 def test_a_lesson_in_presenter_mode_fits_a_720p_screen_step_by_step(app_url, browser):
-    """Both lessons stepped through in presenter mode at 1280 x 720 (absolute in English, rotary in Korean): every
-    step fits the screen, opens at its top with nothing revealed (the answer opened on the step before is closed),
-    → moves on with a prediction option focused; Check on every other prediction shows the figure in view, the
-    step still fitting. Then on a desktop screen, where a step is taller than the window: Check scrolls to the
-    figure and Next opens the next step at its top."""
+    """Both lessons stepped through in presenter mode at 1280 x 720 (absolute in English, rotary in Korean): every step
+    fits the screen, opens at its top with nothing revealed (the answer opened on the step before is closed), →
+    moves on with a prediction option focused; Check on every other prediction shows the figure in view, the step
+    still fitting, and the answer opened there is brought into view. Then on a desktop screen, where a step is
+    taller than the window: Check scrolls to the figure and Next opens the next step at its top."""
     context = browser.new_context(viewport=SCREEN)
     page = context.new_page()
     try:
@@ -151,7 +159,7 @@ def test_a_lesson_in_presenter_mode_fits_a_720p_screen_step_by_step(app_url, bro
                 answer = page.locator("[class*='st-key-answer-'] summary")
                 if answer.count():  # the answer (in presenter mode, once Check was pressed), left open
                     answer.click()
-                    page.wait_for_selector("[class*='st-key-answer-'] details[open]")
+                    page.wait_for_function(ANSWER_IN_VIEW, timeout=10_000)
                 page.wait_for_selector(".st-key-lesson-next button:not([disabled])")
                 option = page.locator("[data-testid='stRadio'] input[type='radio']")
                 if option.count():  # a prediction not checked: → leaves it, choosing nothing
