@@ -7,26 +7,28 @@ from posenc.figures.vision import notes
 from posenc.i18n import N_, _
 from posenc.ui import controls, show
 from posenc.ui.router import ensure_app_router
-from posenc.ui.sections import show_sections, what_to_notice
+from posenc.ui.sections import about, show_sections, what_to_notice
 
 ensure_app_router()
 
 st.title(_("🧱 Vision: positions on a 2-D grid"))
-st.markdown(
-    _(
-        "A Vision Transformer cuts an image into patches (16 × 16 pixels: a 224-pixel image gives 14 × 14) and reads "
-        "them as one sequence, row by row, after a [CLS] token. A patch's neighbour below is a whole row of tokens "
-        "away, so a position code for images says where a patch is on the grid: its row r and its column c. MAE's "
-        "sin-cos table spends half the channels on each; a learned table (ViT, DeiT) is one trained row per patch and "
-        "is resized as an image when the input grows; vision towers such as Qwen2-VL's rotate half of each head's "
-        "pairs by the row and half by the column. Every number is computed by `posenc_core.vision` and "
-        "`posenc_core.vision_rope`."
+with about():
+    st.markdown(
+        _(
+            "A Vision Transformer cuts an image into patches (16 × 16 pixels: a 224-pixel image gives 14 × 14) and "
+            "reads them as one sequence, row by row, after a [CLS] token. A patch's neighbour below is a whole row of "
+            "tokens away, so a position code for images says where a patch is on the grid: its row r and its column c. "
+            "MAE's sin-cos table spends half the channels on each; a learned table (ViT, DeiT) is one trained row per "
+            "patch and is resized as an image when the input grows; vision towers such as Qwen2-VL's rotate half of "
+            "each head's pairs by the row and half by the column. Every number is computed by `posenc_core.vision` and "
+            "`posenc_core.vision_rope`."
+        )
     )
-)
-st.latex(
-    r"\mathrm{PE}(r, c) = [\sin c\omega,\ \cos c\omega,\ \sin r\omega,\ \cos r\omega],\quad "
-    r"\omega_k = 10000^{-4k/D}"
-)
+    st.latex(
+        r"\mathrm{PE}(r, c) = [\sin c\omega,\ \cos c\omega,\ \sin r\omega,\ \cos r\omega],\quad "
+        r"\omega_k = 10000^{-4k/D}"
+    )
+
 grid = controls.controls(["grid_h", "grid_w", "cls_token"], columns=3)
 
 

@@ -132,6 +132,31 @@ def test_rope_angles_are_the_core_angles_of_one_row_pair_and_one_column_pair():
     assert "tokens 0–3 are the top-left block" in notes.rope_points(params, result.data)[2]
 
 
+def test_the_rope_angles_colour_bar_stands_beside_the_panels_it_belongs_to():
+    _, result = _build("vision-rope-angles")  # 14 x 14 patches, 196 numbered cells
+    order, row_pair, column_pair = result.figure.data
+    assert (order.xaxis, row_pair.xaxis, column_pair.xaxis) == ("x", "x2", "x3")  # the order first, at the left
+    assert order.showscale is False and order.textfont.size >= 8  # numbers at a size that keeps 195 apart from 196
+    assert row_pair.coloraxis == column_pair.coloraxis == "coloraxis"  # the bar at the right: the angles' own
+    layout = result.figure.layout
+    assert layout.xaxis.domain[1] - layout.xaxis.domain[0] > layout.xaxis2.domain[1] - layout.xaxis2.domain[0]
+    assert layout.yaxis2.showticklabels is False and layout.yaxis3.showticklabels is False  # rows numbered once
+
+
+def test_resize_panels_number_their_rows_once_and_share_one_column_title():
+    _, result = _build("vision-resize")
+    layout = result.figure.layout
+    assert [layout[f"xaxis{n}"].title.text for n in ("", "2", "3")] == [None, "patch column", None]
+    assert layout.yaxis.showticklabels is not False and layout.yaxis2.showticklabels is layout.yaxis3.showticklabels
+    assert layout.yaxis2.showticklabels is False  # square grids: each panel's column numbers give its rows
+
+
+def test_the_cls_cell_holds_its_token_and_is_named_beside_it():
+    _, result = _build("vision-patch-grid", cls_token=True)
+    texts = [annotation.text for annotation in result.figure.layout.annotations]
+    assert texts == ["0", "[CLS]"]  # "[CLS]" is wider than a cell: under it, not in it
+
+
 def test_a_grid_of_partial_merge_blocks_is_drawn_row_by_row_with_a_note():
     _, result = _build("vision-rope-angles", grid_h=5, grid_w=6, spatial_merge_size=2)
     np.testing.assert_array_equal(result.data["order"], np.arange(30).reshape(5, 6))

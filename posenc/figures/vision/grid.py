@@ -16,6 +16,7 @@ from posenc.i18n import N_, _
 
 LABELLED_CELLS = 196  # grids up to 14 x 14 print each patch's token index in its cell
 CLS_COLOUR = "#d62728"
+GRID_HEIGHT = 520  # px: a 14 x 14 grid's cells hold their three-digit token numbers on a desktop
 
 
 def square_cells(fig: go.Figure, rows: int, columns: int, **where: Any) -> None:
@@ -61,9 +62,10 @@ def patch_grid(p: Mapping[str, Any]) -> FigureResult:
         )
     )
     square_cells(fig, rows, columns)
-    if cls:
+    if cls:  # token 0 in its own cell left of the grid, named under it (the name is wider than a cell)
         fig.add_shape(type="rect", x0=-2.5, x1=-1.5, y0=-0.5, y1=0.5, fillcolor=CLS_COLOUR, line={"width": 0})
-        fig.add_annotation(x=-2, y=0, text="[CLS]<br>0", showarrow=False, font={"color": "white", "size": 10})
+        fig.add_annotation(x=-2, y=0, text="0", showarrow=False, font={"color": "white"})
+        fig.add_annotation(x=-2, y=0.5, yanchor="top", text="[CLS]", showarrow=False, font={"color": CLS_COLOUR})
         fig.update_xaxes(range=[-2.6, columns - 0.5])
     fig.update_layout(
         title=(
@@ -73,7 +75,7 @@ def patch_grid(p: Mapping[str, Any]) -> FigureResult:
         ).format(rows=rows, columns=columns),
         xaxis_title=_("patch column c"),
         yaxis_title=_("patch row r"),
-        height=420,
+        height=GRID_HEIGHT,
     )
     notes = [
         (

@@ -17,6 +17,7 @@ from posenc.figures.vision.params import RESIZE_CHANNELS
 from posenc.i18n import N_, _
 from posenc_core import vision
 
+PANELS_HEIGHT = 430  # three square panels side by side: a 220 px plot area holds them on a desktop (980 px)
 TABLE_STD = 0.02  # the table's scale, as a ViT's initialised table (N(0, 0.02²))
 
 
@@ -49,9 +50,9 @@ def resized_table(p: Mapping[str, Any]) -> FigureResult:
         subplot_titles=(
             _("table {side}×{side}").format(side=old),
             _("resized {side}×{side}").format(side=new),
-            _("minus waves at new grid"),
+            _("resized minus waves"),
         ),
-        horizontal_spacing=0.06,
+        horizontal_spacing=0.08,
     )
     for column, (values, side) in enumerate(((before, old), (after, new), (difference, new)), start=1):
         fig.add_heatmap(
@@ -64,8 +65,10 @@ def resized_table(p: Mapping[str, Any]) -> FigureResult:
             col=column,
         )
         square_cells(fig, side, side, row=1, col=column)
-        fig.update_xaxes(title_text=_("patch column"), row=1, col=column)
+    fig.update_xaxes(title_text=_("patch column"), row=1, col=2)  # once, under the middle panel: the three share it
     fig.update_yaxes(title_text=_("patch row"), row=1, col=1)
+    for column in (2, 3):  # square grids: the column numbers under a panel give its rows too, and the panels keep
+        fig.update_yaxes(showticklabels=False, ticks="", row=1, col=column)  # the width row numbers would take
     title = (
         _("Smooth random table, channel {channel}: {old}² → {new}² ({mode}, antialias)")
         if p["antialias"]
@@ -79,7 +82,7 @@ def resized_table(p: Mapping[str, Any]) -> FigureResult:
             "cmax": reach,
             "colorbar": {"title": {"text": _("value")}},
         },
-        height=400,
+        height=PANELS_HEIGHT,
     )
     inside = difference[2:-2, 2:-2].abs().max() if new > 4 else difference.abs().max()
     notes = (

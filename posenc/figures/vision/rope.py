@@ -19,6 +19,10 @@ from posenc.i18n import N_, _
 from posenc_core import vision_rope
 from posenc_core.device import resolve_device, work_dtype
 
+ORDER_AND_ANGLES = (0.48, 0.26, 0.26)  # the order panel widest: its cells hold three-digit token numbers
+ORDER_TEXT_SIZE = 8  # px: "195" apart from "196" in a 14 x 14 grid on a desktop (Plotly's own size runs them together)
+ANGLES_HEIGHT = 450  # the order panel about 250 px square on a desktop's 980 px chart
+
 
 def merged(p: Mapping[str, Any]) -> bool:
     """Whether the grid is made of whole merge blocks (Qwen2-VL resizes images so that it is)."""
@@ -50,27 +54,18 @@ def rope_angles(p: Mapping[str, Any]) -> FigureResult:
         rows, columns, spatial_merge_size=merge if in_blocks else 1, device="cpu"
     )  # (N, 2): the patch read n-th
     order[positions[:, 0], positions[:, 1]] = torch.arange(rows * columns)
+    # the reading order first, then the two angle panels next to the colour bar they share
     fig = make_subplots(
         rows=1,
         cols=3,
         subplot_titles=(
+            _("order (merge {merge})").format(merge=merge) if in_blocks else _("order"),
             _("pair {j}: row").format(j=j),
             _("pair {j}: column").format(j=quarter + j),
-            _("order (merge {merge})").format(merge=merge) if in_blocks else _("order"),
         ),
+        column_widths=ORDER_AND_ANGLES,
         horizontal_spacing=0.06,
     )
-    hover = _("row %{y}, column %{x}<br>angle %{z:.3f} rad") + "<extra></extra>"
-    for column, values in enumerate((row_angle, col_angle), start=1):
-        fig.add_heatmap(
-            z=as_array(values),
-            x=np.arange(columns),
-            y=np.arange(rows),
-            coloraxis="coloraxis",
-            hovertemplate=hover,
-            row=1,
-            col=column,
-        )
     labelled = rows * columns <= LABELLED_CELLS
     fig.add_heatmap(
         z=as_array(order),
@@ -80,14 +75,28 @@ def rope_angles(p: Mapping[str, Any]) -> FigureResult:
         showscale=False,
         text=order.numpy().astype(str) if labelled else None,
         texttemplate="%{text}" if labelled else None,
+        textfont={"size": ORDER_TEXT_SIZE},
         hovertemplate=_("row %{y}, column %{x}<br>token %{z}") + "<extra></extra>",
         row=1,
-        col=3,
+        col=1,
     )
+    hover = _("row %{y}, column %{x}<br>angle %{z:.3f} rad") + "<extra></extra>"
+    for column, values in enumerate((row_angle, col_angle), start=2):
+        fig.add_heatmap(
+            z=as_array(values),
+            x=np.arange(columns),
+            y=np.arange(rows),
+            coloraxis="coloraxis",
+            hovertemplate=hover,
+            row=1,
+            col=column,
+        )
     for column in (1, 2, 3):
         square_cells(fig, rows, columns, row=1, col=column)
-        fig.update_xaxes(title_text=_("patch column"), row=1, col=column)
+    fig.update_xaxes(title_text=_("patch column"), row=1, col=2)  # once: the three panels share it
     fig.update_yaxes(title_text=_("patch row"), row=1, col=1)
+    for column in (2, 3):  # the same grid: its rows are numbered on the order panel
+        fig.update_yaxes(showticklabels=False, ticks="", row=1, col=column)
     omega = float(vision_rope.axial_inv_freq(head_dim, base=p["vision_base"], device="cpu", dtype=torch.float64)[j])
     fig.update_layout(
         title=_("2-D RoPE, head_dim={head_dim}, base={base:g}: ω_{j} = {omega:.3g} rad/patch").format(
@@ -99,7 +108,7 @@ def rope_angles(p: Mapping[str, Any]) -> FigureResult:
             "cmax": 2 * math.pi,
             "colorbar": {"title": {"text": _("angle mod 2π")}},
         },
-        height=400,
+        height=ANGLES_HEIGHT,
     )
     notes = [
         _("ω_{j} = base^(-4·{j}/{head_dim}) = {omega:.4g} rad per patch: one turn every {period:.3g} patches").format(
