@@ -11,27 +11,32 @@ from posenc.figures.params import defaults
 from posenc.i18n import N_, _
 from posenc.ui import controls, echo, model_id, show, tables
 from posenc.ui.router import ensure_app_router
-from posenc.ui.sections import show_sections, what_to_notice
+from posenc.ui.sections import about, show_sections, what_to_notice
 
 ensure_app_router()
 
 st.title(_("📚 Learned position embeddings"))
-st.markdown(
-    _(
-        "BERT and GPT-2 do not compute a position code: they learn one. A table T with one row per position (512 "
-        "rows for BERT, 1024 for GPT-2) starts as small random numbers and is trained with the rest of the model; "
-        "the row T[p] is added to the token embedding at position p. Nothing ties T[p] to T[p+1] except what "
-        "training put there, and there is no row for a position the table does not have: a longer context needs "
-        "more rows, interpolated from the trained ones or trained. Below: a seeded random (untrained) table, a real "
-        "trained table, or one you upload."
+with about():
+    st.markdown(
+        _(
+            "BERT and GPT-2 do not compute a position code: they learn one. A table T with one row per position (512 "
+            "rows for BERT, 1024 for GPT-2) starts as small random numbers and is trained with the rest of the model; "
+            "the row T[p] is added to the token embedding at position p. Nothing ties T[p] to T[p+1] except what "
+            "training put there, and there is no row for a position the table does not have: a longer context needs "
+            "more rows, interpolated from the trained ones or trained. Below: a seeded random (untrained) table, a "
+            "real trained table, or one you upload."
+        )
     )
-)
-st.latex(r"x_p = e_{\mathrm{token}(p)} + T[p],\qquad T \in \mathbb{R}^{L_{\max} \times d},\qquad 0 \le p < L_{\max}")
+    st.latex(
+        r"x_p = e_{\mathrm{token}(p)} + T[p],\qquad T \in \mathbb{R}^{L_{\max} \times d},\qquad 0 \le p < L_{\max}"
+    )
 
 params = defaults(learned_params.TABLE_PARAMS)
 # the built-in tables installed now (looked up on every run: one installed while the app runs appears at once)
 model_id.open_table_link()  # a link naming a model's table opens on it
-params["table_source"] = source = controls.control("table_source", choices=learned_params.installed_sources())
+params["table_source"] = source = controls.control(
+    "table_source", choices=learned_params.installed_sources(), start=learned_params.opening_source()
+)
 for name, command in learned_params.missing_builtins().items():
     st.caption(
         _(

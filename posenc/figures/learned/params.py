@@ -37,6 +37,12 @@ def installed_sources() -> tuple[str, ...]:
     return ("random", *learned.builtin_tables(), "upload")
 
 
+def opening_source() -> str:
+    """The table the Learned page opens on: the first trained built-in installed (a table that shows what training
+    put there), else the seeded random one (noise, until it is trained)."""
+    return next(iter(learned.builtin_tables()), "random")
+
+
 def missing_builtins() -> dict[str, str]:
     """Each built-in table not installed now, with the command that installs it."""
     installed = learned.builtin_tables()
