@@ -13,7 +13,7 @@ from posenc import (
 )
 from posenc.figures import registry
 from posenc.figures.learned import sources as learned_sources
-from posenc.figures.learned.params import installed_sources, missing_builtins
+from posenc.figures.learned.params import installed_sources, missing_builtins, opening_source
 from posenc.figures.learned.versus import COMPARED, comparison_rows
 from posenc.figures.params import PARAMS
 from posenc_core import learned, metrics, sinusoidal
@@ -194,6 +194,13 @@ def test_the_table_sources_are_looked_up_when_asked_not_at_import(monkeypatch):
         _build("learned-heatmap", table_source=MINILM)
     monkeypatch.undo()
     assert installed_sources() == ("random", MINILM, "upload")
+
+
+@needs_minilm
+def test_the_page_opens_on_a_trained_table_when_one_is_installed(monkeypatch):
+    assert opening_source() == MINILM
+    _without_minilm(monkeypatch)
+    assert opening_source() == "random"
 
 
 @pytest.mark.parametrize(("code", "scheme"), [("ko", "학습형"), ("zh-CN", "可学习")])
