@@ -6,26 +6,27 @@ from posenc.figures.alibi import notes
 from posenc.i18n import N_, _
 from posenc.ui import controls, show
 from posenc.ui.router import ensure_app_router
-from posenc.ui.sections import show_sections, what_to_notice
+from posenc.ui.sections import about, show_sections, what_to_notice
 
 ensure_app_router()
 
 st.title(_("📐 ALiBi: attention with linear biases"))
-st.markdown(
-    _(
-        "ALiBi adds no vector to the tokens. Instead each head *h* subtracts *m<sub>h</sub>* · distance from every "
-        "attention logit, so a key far from the query is penalised in proportion to how far it is. The slopes are "
-        "fixed, a geometric sequence: 2<sup>−8/n</sup>, 2<sup>−16/n</sup>, …, 2<sup>−8</sup> for *n* heads, so the "
-        "steepest heads look only at the last few tokens, and even the shallowest (m = 2<sup>−8</sup>) keeps 90% of "
-        "its attention on the last {span:,} tokens when the content is equal. Nothing is learned and no position "
-        "index is stored, which is why ALiBi models (BLOOM, MPT) run on inputs longer than they were trained on. "
-        "Every value drawn is computed by `posenc_core.alibi`."
-    ).format(span=notes.shallowest_span(0.9)),
-    unsafe_allow_html=True,
-)
-st.latex(r"\mathrm{softmax}\!\Big(\frac{q_i k_j^\top}{\sqrt{d}} - m_h\,(i - j)\Big)\ \ (j \le i)")
-# two lines: one is wider than a phone; the condition is words, in the reader's language
-st.latex(r"m_h = 2^{-8(h+1)/n}\ \ (\text{" + _("n a power of two") + "})")
+with about():
+    st.markdown(
+        _(
+            "ALiBi adds no vector to the tokens. Instead each head *h* subtracts *m<sub>h</sub>* · distance from every "
+            "attention logit, so a key far from the query is penalised in proportion to how far it is. The slopes are "
+            "fixed, a geometric sequence: 2<sup>−8/n</sup>, 2<sup>−16/n</sup>, …, 2<sup>−8</sup> for *n* heads, so the "
+            "steepest heads look only at the last few tokens, and even the shallowest (m = 2<sup>−8</sup>) keeps 90% "
+            "of its attention on the last {span:,} tokens when the content is equal. Nothing is learned and no "
+            "position index is stored, which is why ALiBi models (BLOOM, MPT) run on inputs longer than they were "
+            "trained on. Every value drawn is computed by `posenc_core.alibi`."
+        ).format(span=notes.shallowest_span(0.9)),
+        unsafe_allow_html=True,
+    )
+    st.latex(r"\mathrm{softmax}\!\Big(\frac{q_i k_j^\top}{\sqrt{d}} - m_h\,(i - j)\Big)\ \ (j \le i)")
+    # two lines: one is wider than a phone; the condition is words, in the reader's language
+    st.latex(r"m_h = 2^{-8(h+1)/n}\ \ (\text{" + _("n a power of two") + "})")
 
 heads = controls.controls(["n_heads", "alibi_bias_max", "seq_len"], columns=3)
 seq_len = heads.pop("seq_len")

@@ -9,40 +9,44 @@ from posenc.figures.why.schemes import translated_facts_table
 from posenc.i18n import N_, _
 from posenc.ui import controls, show
 from posenc.ui.router import ensure_app_router
-from posenc.ui.sections import show_sections, what_to_notice
+from posenc.ui.sections import about, show_sections, what_to_notice
 
 ensure_app_router()
 
 st.title(_("⚖️ Compare positional encodings"))
-st.markdown(
-    _(
-        "How quickly does each scheme forget how far apart two tokens are? To put them on one footing, every curve "
-        "below is a *similarity against relative distance k*, equal to 1 at k = 0. For an absolute table "
-        "(sinusoidal, learned) it is the mean over positions p of PE(p)·PE(p+k); for RoPE the attention score of a "
-        "rotated query and key that are both all-ones; for ALiBi the attention a head gives a key k tokens back, "
-        "relative to the current token, when the contents are equal. T5's bias is a learned scalar per bucket, so "
-        "instead of a curve it shows how many distances it can tell apart. Every value is computed by `posenc_core`."
+with about():
+    st.markdown(
+        _(
+            "How quickly does each scheme forget how far apart two tokens are? To put them on one footing, every curve "
+            "below is a *similarity against relative distance k*, equal to 1 at k = 0. For an absolute table "
+            "(sinusoidal, learned) it is the mean over positions p of PE(p)·PE(p+k); for RoPE the attention score of a "
+            "rotated query and key that are both all-ones; for ALiBi the attention a head gives a key k tokens back, "
+            "relative to the current token, when the contents are equal. T5's bias is a learned scalar per bucket, so "
+            "instead of a curve it shows how many distances it can tell apart. Every value is computed by "
+            "`posenc_core`."
+        )
     )
-)
-st.latex(
-    r"s_{\text{abs}}(k) = \frac{\operatorname{mean}_p PE(p)\cdot PE(p+k)}{\operatorname{mean}_p \lVert PE(p)\rVert^2}"
-    r",\qquad s_{\text{RoPE}}(k) = \frac{1}{d/2}\sum_{i=0}^{d/2-1}\cos(k\theta_i)"
-)
-st.latex(r"s_{\text{ALiBi}}(k) = e^{-m k},\qquad \text{T5: } \#\{\text{bucket}(j) : 0 \le j \le k\}")
+    st.latex(
+        r"s_{\text{abs}}(k) = \frac{\operatorname{mean}_p PE(p)\cdot PE(p+k)}"
+        r"{\operatorname{mean}_p \lVert PE(p)\rVert^2},"
+        r"\qquad s_{\text{RoPE}}(k) = \frac{1}{d/2}\sum_{i=0}^{d/2-1}\cos(k\theta_i)"
+    )
+    st.latex(r"s_{\text{ALiBi}}(k) = e^{-m k},\qquad \text{T5: } \#\{\text{bucket}(j) : 0 \le j \le k\}")
 
 params = {"schemes": controls.control("schemes")}
-st.caption(_("Items: {items}").format(items=syntax_help()))
 for column, name in zip(st.columns(5), ("seq_len", "d_model", "head_dim", "base", "distance_axis"), strict=True):
     with column:
         label = _("Context L") if name == "seq_len" else None
         least = (2, _("distances need two positions")) if name == "seq_len" else None
         params[name] = controls.control(name, label=label, least=least)
-st.caption(
-    _(
-        "Distances k run from 0 to L − 1. d_model is the width of `sinusoidal` and `learned`; head_dim and base are "
-        "those of plain `rope`."
+with st.expander(_("How to write the schemes, and what the controls set")):
+    st.caption(_("Items: {items}").format(items=syntax_help()))
+    st.caption(
+        _(
+            "Distances k run from 0 to L − 1. d_model is the width of `sinusoidal` and `learned`; head_dim and base "
+            "are those of plain `rope`."
+        )
     )
-)
 
 
 def similarity() -> None:

@@ -6,25 +6,27 @@ from posenc.figures.mrope import notes
 from posenc.i18n import N_, _
 from posenc.ui import controls, show
 from posenc.ui.router import ensure_app_router
-from posenc.ui.sections import show_sections, what_to_notice
+from posenc.ui.sections import about, show_sections, what_to_notice
 
 ensure_app_router()
 
 st.title(_("🖼️ M-RoPE: positions for text, images and video"))
-st.markdown(
-    _(
-        "A vision-language model reads text tokens and image patches in one sequence. Qwen2-VL's multimodal RoPE "
-        "gives every token **three** position ids, temporal (T), height (H) and width (W), and splits RoPE's "
-        "frequency pairs into three groups, one per id. A text token gets the same id on all three axes, one more "
-        "per token, which is plain RoPE. An image or video of t × h × w patches is merged m × m into t·(h/m)·(w/m) "
-        "tokens, numbered by their frame (T), row (H) and column (W), starting at the next free id: the tokens of one "
-        "frame share a T id, so an image (t = 1, a single frame) has one T id for all its tokens, while a video's T "
-        "steps once per frame. The text after it continues from the largest id + 1. So an image costs many tokens but "
-        "few ids, and the *rope delta* (largest id + 1 − number of tokens) is negative. Every id and angle is computed "
-        "by `posenc_core.mrope`."
+with about():
+    st.markdown(
+        _(
+            "A vision-language model reads text tokens and image patches in one sequence. Qwen2-VL's multimodal RoPE "
+            "gives every token **three** position ids, temporal (T), height (H) and width (W), and splits RoPE's "
+            "frequency pairs into three groups, one per id. A text token gets the same id on all three axes, one more "
+            "per token, which is plain RoPE. An image or video of t × h × w patches is merged m × m into t·(h/m)·(w/m) "
+            "tokens, numbered by their frame (T), row (H) and column (W), starting at the next free id: the tokens of "
+            "one frame share a T id, so an image (t = 1, a single frame) has one T id for all its tokens, while a "
+            "video's T steps once per frame. The text after it continues from the largest id + 1. So an image costs "
+            "many tokens but few ids, and the *rope delta* (largest id + 1 − number of tokens) is negative. Every id "
+            "and angle is computed by `posenc_core.mrope`."
+        )
     )
-)
-st.latex(r"\theta_{n,i} = p^{\,a(i)}_n\,\omega_i,\qquad \omega_i = b^{-2i/d}")
+    st.latex(r"\theta_{n,i} = p^{\,a(i)}_n\,\omega_i,\qquad \omega_i = b^{-2i/d}")
+
 OTHERWISE = r"\text{" + _("otherwise") + "}"  # the word of the last case, in the reader's language
 AXIS_OF_PAIR = {  # a(i), the axis whose id turns pair i, in each pair order (s_T + s_H + s_W = d/2)
     "qwen2_vl": r"a(i) = \begin{cases} T & i < s_T \\ H & s_T \le i < s_T + s_H \\ W & " + OTHERWISE + r" \end{cases}",
@@ -32,7 +34,11 @@ AXIS_OF_PAIR = {  # a(i), the axis whose id turns pair i, in each pair order (s_
     r"T & " + OTHERWISE + r" \end{cases}",
 }
 
-segments = {"segments": controls.control("segments")}
+items, merge = st.columns([3, 1])
+with items:
+    segments = {"segments": controls.control("segments")}
+with merge:
+    segments["spatial_merge_size"] = controls.control("spatial_merge_size")
 st.caption(
     _(
         "Items: `text:N` · `image:TxHxW` (or `image:HxW`, t = 1) · `video:TxHxW`, in patches (Qwen2-VL: 14-pixel "
@@ -40,8 +46,6 @@ st.caption(
         "tokens."
     )
 )
-with st.columns(2)[0]:
-    segments["spatial_merge_size"] = controls.control("spatial_merge_size")
 
 
 def position_ids() -> None:

@@ -8,27 +8,28 @@ from posenc.figures.real_attention import notes as real_notes
 from posenc.i18n import N_, _
 from posenc.ui import controls, show
 from posenc.ui.router import ensure_app_router
-from posenc.ui.sections import show_sections, what_to_notice
+from posenc.ui.sections import about, show_sections, what_to_notice
 
 ensure_app_router()
 
 st.title(_("🕳️ NoPE and attention sinks"))
-st.markdown(
-    _(
-        "Some layers of today's models have **no position encoding at all** (NoPE). A decoder still knows order: its "
-        "causal mask lets token i see tokens 0 … i only, so what attention returns depends on how many tokens came "
-        "before. Llama 4 leaves RoPE out of every 4th layer and warms those layers' attention at long range. And "
-        "when a stream outgrows the cache, StreamingLLM keeps the first few tokens, where trained models park their "
-        "attention (the *sinks*), and numbers the cached tokens 0, 1, 2, … anew. Every number drawn is computed by "
-        "`posenc_core.nope` and `posenc_core.attention_sink`."
+with about():
+    st.markdown(
+        _(
+            "Some layers of today's models have **no position encoding at all** (NoPE). A decoder still knows order: "
+            "its causal mask lets token i see tokens 0 … i only, so what attention returns depends on how many tokens "
+            "came before. Llama 4 leaves RoPE out of every 4th layer and warms those layers' attention at long range. "
+            "And when a stream outgrows the cache, StreamingLLM keeps the first few tokens, where trained models park "
+            "their attention (the *sinks*), and numbers the cached tokens 0, 1, 2, … anew. Every number drawn is "
+            "computed by `posenc_core.nope` and `posenc_core.attention_sink`."
+        )
     )
-)
 
 
 def causal_mask() -> None:
-    st.latex(r"o_i = \sum_{j \le i} \tfrac{1}{i+1}\, v_j,\quad \mathbb{E}\,\lVert o_i\rVert^2 = \tfrac{1}{i+1}")
     values = controls.controls(["nope_length", "value_dim", "n_sequences", "values_seed"], columns=4)
     result = show.figure("nope-causal-norm", values)
+    st.latex(r"o_i = \sum_{j \le i} \tfrac{1}{i+1}\, v_j,\quad \mathbb{E}\,\lVert o_i\rVert^2 = \tfrac{1}{i+1}")
     if result is not None:
         what_to_notice(*notes.causal_points(values, result.data))
     result = show.figure("nope-position-readout", values)

@@ -7,35 +7,37 @@ from posenc.figures.relative.t5 import t5_bucket_table
 from posenc.i18n import N_, _
 from posenc.ui import controls, show
 from posenc.ui.router import ensure_app_router
-from posenc.ui.sections import show_sections, what_to_notice
+from posenc.ui.sections import about, show_sections, what_to_notice
 
 ensure_app_router()
 
 st.title(_("↔️ Relative positions: Shaw and T5"))
-st.markdown(
-    _(
-        "Relative schemes never look at a token's absolute position: the *positional term* of the attention score "
-        "between query *i* and key *j* depends only on the offset *j − i*. The attention itself still depends on what "
-        "the tokens are (the content term q·k), so two pairs at the same offset need not attend alike. Each offset "
-        "selects a learned vector (Shaw et al.) or a learned scalar per head (T5). A finite table needs a finite set "
-        "of offsets, so both schemes compress distances: Shaw **clips** every offset to ±k, T5 **buckets** them, one "
-        "bucket per offset near 0 and logarithmically wider buckets further away, up to `max_distance`, after which "
-        "every offset shares the last bucket. Queries are rows, keys are columns; every value drawn is computed by "
-        "`posenc_core.relative`."
+with about():
+    st.markdown(
+        _(
+            "Relative schemes never look at a token's absolute position: the *positional term* of the attention score "
+            "between query *i* and key *j* depends only on the offset *j − i*. The attention itself still depends on "
+            "what the tokens are (the content term q·k), so two pairs at the same offset need not attend alike. Each "
+            "offset selects a learned vector (Shaw et al.) or a learned scalar per head (T5). A finite table needs a "
+            "finite set of offsets, so both schemes compress distances: Shaw **clips** every offset to ±k, T5 "
+            "**buckets** them, one bucket per offset near 0 and logarithmically wider buckets further away, up to "
+            "`max_distance`, after which every offset shares the last bucket. Queries are rows, keys are columns; "
+            "every value drawn is computed by `posenc_core.relative`."
+        )
     )
-)
 
 # 128 positions: Shaw's clipped band (k = 16) is a visible eighth of the matrix, and T5's last bucket appears
 positions = controls.controls(["seq_len", "view", "start"], columns=3, starts={"seq_len": 128})
 
 
 def shaw() -> None:
-    st.latex(
+    params = {**positions, **controls.controls(["clip_distance"], columns=3)}
+    drawn = show.figure("relative-shaw", params)
+    st.latex(  # under the figure: the page opens on the clipped matrix
         r"\mathrm{index}(i, j) = \mathrm{clip}(j - i,\,-k,\,k) + k \in [0, 2k],\qquad "
         r"e_{ij} = \frac{x_i W_Q\,(x_j W_K + a^K_{\mathrm{index}(i,j)})^\top}{\sqrt{d}}"
     )
-    params = {**positions, **controls.controls(["clip_distance"], columns=3)}
-    if show.figure("relative-shaw", params) is not None:
+    if drawn is not None:
         what_to_notice(*notes.shaw_points(params))
 
 

@@ -7,30 +7,31 @@ from posenc.figures.why.schemes import shown
 from posenc.i18n import N_, _
 from posenc.ui import controls, show, state
 from posenc.ui.router import ensure_app_router
-from posenc.ui.sections import show_sections, what_to_notice
+from posenc.ui.sections import about, show_sections, what_to_notice
 from posenc_core.schemes import get_scheme
 
 ensure_app_router()
 
 st.title(_("🌊 Sinusoidal position encoding"))
-st.markdown(
-    _(
-        "The original Transformer adds a fixed vector PE(p) to the token embedding at position p. Its channels come "
-        "in pairs: pair i holds sin(p·ωᵢ) and cos(p·ωᵢ), with frequencies falling geometrically from 1 radian per "
-        "token. Fast pairs tell neighbours apart, slow pairs tell far positions apart, like the hands of a clock. "
-        "Because moving by k tokens turns every pair by the angle k·ωᵢ, PE(p+k) is a fixed rotation of PE(p) and "
-        "PE(p)·PE(p+k) depends on k only. The page opens on the textbook picture: 100 positions of a 128-channel "
-        "encoding."
+with about():
+    st.markdown(
+        _(
+            "The original Transformer adds a fixed vector PE(p) to the token embedding at position p. Its channels "
+            "come in pairs: pair i holds sin(p·ωᵢ) and cos(p·ωᵢ), with frequencies falling geometrically from 1 radian "
+            "per token. Fast pairs tell neighbours apart, slow pairs tell far positions apart, like the hands of a "
+            "clock. Because moving by k tokens turns every pair by the angle k·ωᵢ, PE(p+k) is a fixed rotation of "
+            "PE(p) and PE(p)·PE(p+k) depends on k only. The page opens on the textbook picture: 100 positions of a "
+            "128-channel encoding."
+        )
     )
-)
-FORMULAS = (  # two columns: side by side on a screen, one formula a line on a phone
-    (r"PE_{p,\,2i} = \sin(p\,\omega_i)", r"PE_{p,\,2i+1} = \cos(p\,\omega_i)"),
-    (r"\omega_i = \mathrm{base}^{-2i/d}", r"PE(p)\cdot PE(p+k) = \sum_i \cos(k\,\omega_i)"),
-)
-for column, formulas in zip(st.columns(2), FORMULAS, strict=True):
-    with column:
-        for formula in formulas:
-            st.latex(formula)
+    FORMULAS = (  # two columns: side by side on a screen, one formula a line on a phone
+        (r"PE_{p,\,2i} = \sin(p\,\omega_i)", r"PE_{p,\,2i+1} = \cos(p\,\omega_i)"),
+        (r"\omega_i = \mathrm{base}^{-2i/d}", r"PE(p)\cdot PE(p+k) = \sum_i \cos(k\,\omega_i)"),
+    )
+    for column, formulas in zip(st.columns(2), FORMULAS, strict=True):
+        with column:
+            for formula in formulas:
+                st.latex(formula)
 
 LABELS = {"base": N_("Base (10000 in the paper)")}  # the shared label says rope_theta: not this page's base
 params: dict = {}

@@ -42,7 +42,7 @@ def test_the_defaults_draw_every_figure_without_a_warning():
         "Uniform causal attention:<br>output length vs position",
         "A later layer reads i<br>from the length alone",
         "48 layers, NoPE every 4",
-        "NoPE query scale, floor_scale=8,192,<br>attn_scale=0.1",
+        "NoPE query scale, floor_scale=8,192, attn_scale=0.1",
         "Cache after each token:<br>4 sinks + 12 recent",
     ]
     assert len(titles(at)) == 6  # and the real encoder's attention (or how to install it)
