@@ -140,7 +140,7 @@ def test_the_rope_angles_colour_bar_stands_beside_the_panels_it_belongs_to():
     assert row_pair.coloraxis == column_pair.coloraxis == "coloraxis"  # the bar at the right: the angles' own
     layout = result.figure.layout
     assert layout.xaxis.domain[1] - layout.xaxis.domain[0] > layout.xaxis2.domain[1] - layout.xaxis2.domain[0]
-    assert layout.yaxis2.showticklabels is False and layout.yaxis3.showticklabels is False  # rows numbered once
+    assert [annotation.text for annotation in layout.annotations] == ["order", "pair 2: row", "pair 22: column"]
 
 
 def test_resize_panels_number_their_rows_once_and_share_one_column_title():

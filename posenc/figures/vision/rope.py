@@ -19,9 +19,9 @@ from posenc.i18n import N_, _
 from posenc_core import vision_rope
 from posenc_core.device import resolve_device, work_dtype
 
-ORDER_AND_ANGLES = (0.48, 0.26, 0.26)  # the order panel widest: its cells hold three-digit token numbers
+ORDER_AND_ANGLES = (0.42, 0.29, 0.29)  # the order panel widest: its cells hold three-digit token numbers
 ORDER_TEXT_SIZE = 8  # px: "195" apart from "196" in a 14 x 14 grid on a desktop (Plotly's own size runs them together)
-ANGLES_HEIGHT = 450  # the order panel about 250 px square on a desktop's 980 px chart
+ANGLES_HEIGHT = 450  # px: the plot area holds the order panel's square on a desktop's chart
 
 
 def merged(p: Mapping[str, Any]) -> bool:
@@ -59,7 +59,7 @@ def rope_angles(p: Mapping[str, Any]) -> FigureResult:
         rows=1,
         cols=3,
         subplot_titles=(
-            _("order (merge {merge})").format(merge=merge) if in_blocks else _("order"),
+            _("order"),  # its m x m blocks show in its numbers (and the notes name them)
             _("pair {j}: row").format(j=j),
             _("pair {j}: column").format(j=quarter + j),
         ),
@@ -95,8 +95,6 @@ def rope_angles(p: Mapping[str, Any]) -> FigureResult:
         square_cells(fig, rows, columns, row=1, col=column)
     fig.update_xaxes(title_text=_("patch column"), row=1, col=2)  # once: the three panels share it
     fig.update_yaxes(title_text=_("patch row"), row=1, col=1)
-    for column in (2, 3):  # the same grid: its rows are numbered on the order panel
-        fig.update_yaxes(showticklabels=False, ticks="", row=1, col=column)
     omega = float(vision_rope.axial_inv_freq(head_dim, base=p["vision_base"], device="cpu", dtype=torch.float64)[j])
     fig.update_layout(
         title=_("2-D RoPE, head_dim={head_dim}, base={base:g}: ω_{j} = {omega:.3g} rad/patch").format(
