@@ -1,12 +1,12 @@
 """Charts that read at the width the app gives them, which the server never knows: Plotly never wraps a title nor
-an axis title, so a long line runs off the chart. The app's charts take the page's width, down to about 358 px on
-a 390 px phone; in presenter mode (slide styles) a chart is about 1150 px wide on a 1280 px projector. Each chart
-is laid out for the narrowest width it is drawn at, and reads at any wider one: the title wrapped to that width
-(lines of about equal length), placed from the top down, with a top margin that holds it and the subplot titles;
-subplot and axis titles wrapped to their subplots; gaps between subplots wide and tall enough for the labels
-between them; the figure grown by what its margins grew, so the plot area keeps its height. The title as built is
-kept in the layout's ``meta`` so an export lays it out again for its own page
-(:func:`figures.text_wrap.unwrapped_title`).
+an axis title, so a long line runs off the chart. The app's charts take the page's width: about 358 px on a 390 px
+phone, 700 px and more on a desktop (the app tells a phone by its browser's User-Agent); in presenter mode (slide
+styles) a chart is about 1150 px wide on a 1280 px projector. Each chart is laid out for the narrowest width it is
+drawn at, and reads at any wider one: the title wrapped to that width (lines of about equal length), placed from
+the top down, with a top margin that holds it and the subplot titles; subplot and axis titles wrapped to their
+subplots; gaps between subplots wide and tall enough for the labels between them; the figure grown by what its
+margins grew, so the plot area keeps its height. The title as built is kept in the layout's ``meta`` so an export
+lays it out again for its own page (:func:`figures.text_wrap.unwrapped_title`).
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from posenc.figures.theme import BASE_FONT_SIZE, TEMPLATE_MARGIN
 
 PHONE_WIDTH = 358  # px of chart on a 390 px phone (Streamlit's page keeps 16 px each side)
 PHONE_TITLE_WIDTH = 330  # px of title line on a 390 px phone: the chart is 358 px, the title starts 1% in
+DESKTOP_WIDTH = 700  # px of chart on a desktop: the page's width beside the sidebar on a 1024 px screen and up
+DESKTOP_TITLE_WIDTH = 670  # px of title line on such a chart
 PROJECTOR_WIDTH = 1150  # px of chart in presenter mode on a 1280 px projector (the page's padding aside)
 PROJECTOR_HEIGHT = 560  # px: the most a chart takes in presenter mode (a 720 px screen less the page's heading)
 TITLE_LINE = 1.3  # a title line's height in em of the title font
@@ -32,6 +34,17 @@ def fit_to_phone(fig: go.Figure) -> go.Figure:
     """Lay ``fig`` out so that it reads at :data:`PHONE_WIDTH` and still at any wider width (:func:`fit_to_chart`).
     In place, returns ``fig``."""
     return fit_to_chart(fig, PHONE_WIDTH, PHONE_TITLE_WIDTH)
+
+
+def fit_to_desktop(fig: go.Figure) -> go.Figure:
+    """Lay ``fig`` out so that it reads at :data:`DESKTOP_WIDTH` and any wider width: a desktop browser's page (a
+    phone's gets :func:`fit_to_phone`; the app tells them apart by what the browser says it is). In place, returns
+    ``fig``."""
+    return fit_to_chart(fig, DESKTOP_WIDTH, DESKTOP_TITLE_WIDTH)
+
+
+SCREENS = {"phone": fit_to_phone, "desktop": fit_to_desktop}
+"""The app's screens and the layout each gets (presenter mode has its own: :func:`fit_to_projector`)."""
 
 
 def fit_to_projector(fig: go.Figure, screen_plot: float | None = None) -> go.Figure:

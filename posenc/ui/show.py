@@ -23,7 +23,7 @@ from posenc.figures.cache import BoundedCache, budget_from_environment
 from posenc.figures.common import placeholder
 from posenc.figures.export_grid import respace
 from posenc.figures.export_layout import fit_to_width
-from posenc.figures.phone_fit import PLOTLY_HEIGHT, fit_to_phone
+from posenc.figures.phone_fit import PLOTLY_HEIGHT, SCREENS
 from posenc.figures.text_wrap import unwrapped_title, wrap
 from posenc.figures.theme import BASE_FONT_SIZE, DARK_SCREEN_STYLE, SIZES, TEMPLATE_MARGIN, apply_style, screen_size
 from posenc.i18n import _
@@ -43,18 +43,34 @@ SNIPPETS = BoundedCache(8 * 2**20)
 """The code snippets under the figures (a few hundred bytes each; some compute a value to show)."""
 
 
-def build_uncached(figure_id: str, params_json: str, style: str, lang: str) -> tuple[registry.FigureResult, go.Figure]:
+def build_uncached(
+    figure_id: str, params_json: str, style: str, lang: str, screen: str = "desktop"
+) -> tuple[registry.FigureResult, go.Figure]:
     """Build one (figure, parameters, style, language): the result (what exports lay out for their own page) and
-    the figure as the app draws it, laid out to read on a phone too."""
+    the figure as the app draws it on ``screen`` ("phone" or "desktop": :data:`figures.phone_fit.SCREENS`)."""
     with i18n.language(lang):
         result = registry.build(figure_id, json.loads(params_json), style=style)
-        return result, fit_to_phone(go.Figure(result.figure))
+        return result, SCREENS[screen](go.Figure(result.figure))
 
 
-def build_cached(figure_id: str, params_json: str, style: str, lang: str) -> tuple[registry.FigureResult, go.Figure]:
+def build_cached(
+    figure_id: str, params_json: str, style: str, lang: str, screen: str = "desktop"
+) -> tuple[registry.FigureResult, go.Figure]:
     """:func:`build_uncached` once per key in this process (:data:`FIGURES`)."""
-    key = (figure_id, params_json, style, lang)
+    key = (figure_id, params_json, style, lang, screen)
     return FIGURES.get_or_build(key, lambda: build_uncached(*key))
+
+
+def screen_kind() -> str:
+    """The reader's screen, "phone" or "desktop" (:func:`screen_kind_of` its browser's User-Agent): the width a
+    figure's titles are wrapped for."""
+    return screen_kind_of(st.context.headers.get("User-Agent") or "")
+
+
+def screen_kind_of(user_agent: str) -> str:
+    """ "phone" for a browser that says it is one (phones' browsers put "Mobi" in their User-Agent, as Mozilla
+    advises sites to look for), else "desktop"."""
+    return "phone" if "Mobi" in user_agent else "desktop"
 
 
 def screen_style(chosen: str, theme_type: str | None) -> str:
@@ -74,11 +90,12 @@ def theme_type() -> str | None:
     return st.context.theme.type
 
 
-def _cache_key(figure_id: str, params: Mapping[str, Any]) -> tuple[str, str, str, str]:
-    """The figure cache's key: (figure, its parameters with the sidebar's device as JSON, style, language)."""
+def _cache_key(figure_id: str, params: Mapping[str, Any]) -> tuple[str, str, str, str, str]:
+    """The figure cache's key: (figure, its parameters with the sidebar's device as JSON, style, language,
+    screen)."""
     full = {**params, "device": st.session_state.get("device_in_use", "auto")}
     params_json = json.dumps(full, sort_keys=True, default=_jsonable)
-    return figure_id, params_json, style_on_screen(), i18n.current()
+    return figure_id, params_json, style_on_screen(), i18n.current(), screen_kind()
 
 
 def build(spec: registry.FigureSpec, params: Mapping[str, Any]) -> tuple[registry.FigureResult, go.Figure]:
@@ -208,10 +225,12 @@ def code_key(figure_id: str) -> str:
 def camera_options(result: registry.FigureResult, stem: str) -> dict[str, Any]:
     """The modebar camera's PNG: the same page as the export menu's "Screen" PNG (1200 px by the figure's own
     height, at 2x), whatever the width of the chart in the browser, and named alike, by the style it is drawn in
-    (the figure as shown: the dark screen style under a dark theme)."""
+    (the figure as shown: the dark screen style under a dark theme), ending with its language where it is not
+    English, as the export menu's files do."""
     width, height = screen_size(result.figure)
     style = style_on_screen()
-    filename = registry.with_look(stem, style, "screen")
+    language = i18n.current()
+    filename = registry.with_look(stem, style, "screen") + ("" if language == i18n.DEFAULT else f"_{language}")
     return {"format": "png", "filename": filename, "width": width, "height": height, "scale": SIZES["screen"].png_scale}
 
 

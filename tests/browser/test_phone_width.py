@@ -18,6 +18,14 @@ from tests.browser.helpers import exceptions_on_page, wait_until_drawn
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}  # an iPhone 14's CSS viewport
+# A phone's browser: touch, 2x pixels, and a User-Agent saying "Mobile" (the app lays figures out for a phone by it)
+PHONE_DEVICE = {
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    "user_agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 "
+    "Mobile Safari/537.36",
+}
 PROJECTOR = {"width": 1280, "height": 720}  # a projector in presenter mode (?present=1: the slide style, no sidebar)
 SCREENS_BEFORE_FIRST_FIGURE = 2  # the first figure starts within two screens of the page's top
 # On a phone every page in English, and in Korean or Chinese by turns (their characters are alike in width: one of
@@ -103,7 +111,7 @@ def path_of(page_name: str) -> str:
 def screen(browser, request):
     """A page on the screen the test names: a phone (touch, 2x pixels) or a projector."""
     kind = request.node.callspec.params["screen_kind"]
-    device = {"device_scale_factor": 2, "is_mobile": True, "has_touch": True} if kind == "phone" else {}
+    device = PHONE_DEVICE if kind == "phone" else {}
     context = browser.new_context(viewport=SCREENS[kind], **device)
     page = context.new_page()
     yield page

@@ -146,3 +146,40 @@ def test_a_short_figure_boxed_keeps_its_height_and_its_text():
     short = apply_style(go.Figure(go.Bar(y=[3, 1, 2]), layout={"height": 360, "title": "Slopes"}), "slides-light")
     boxed = show.fit_to_box(short, "slides-light", 650, 500)
     assert boxed.layout.height == 360 and boxed.layout.font.size == short.layout.font.size
+
+
+@pytest.mark.parametrize(
+    ("agent", "kind"),
+    [
+        ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36", "phone"),
+        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148", "phone"),
+        (
+            "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36",
+            "desktop",
+        ),
+        ("", "desktop"),
+    ],
+)
+def test_a_title_is_wrapped_for_the_screen_the_browser_says_it_is(monkeypatch, agent, kind):
+    """A desktop's chart is 700 px and more wide: its title takes that width (it was wrapped for a phone's 330 px
+    everywhere, about 35 characters); a phone's keeps its short lines."""
+    monkeypatch.setattr(show, "screen_kind", lambda: show.screen_kind_of(agent))
+    assert show.screen_kind_of(agent) == kind
+    at = open_page("sinusoidal", {"seq_len": "100"}, section="The table")
+    assert_healthy(at)
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    lines = spec["layout"]["title"]["text"].split("<br>")
+    widest = max(text_width_em(line) for line in lines) * spec["layout"]["title"]["font"]["size"]
+    if kind == "phone":
+        assert len(lines) >= 2 and widest <= 330
+    else:
+        assert len(lines) == 1 and 330 < widest <= 670
+
+
+def test_the_cameras_png_is_named_in_its_language():
+    at = open_page("rope", {"lang": "ko"}, section="Rotation angles and wavelengths")
+    camera = json.loads(elements_by_key(at)["chart-rope-wavelengths"].proto.config)["toImageButtonOptions"]
+    assert camera["filename"].endswith("_screen_screen_ko")
+    english = open_page("rope", section="Rotation angles and wavelengths")
+    camera = json.loads(elements_by_key(english)["chart-rope-wavelengths"].proto.config)["toImageButtonOptions"]
+    assert camera["filename"].endswith("_screen_screen")
