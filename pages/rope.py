@@ -44,7 +44,8 @@ with st.expander(_("Positions drawn: an overview of 0..L−1, or a window"), exp
 def one_pair() -> None:
     with st.columns(2)[0]:
         params["pair"] = controls.control("pair", chosen=params)
-    show.figure("rope-pair-rotation", params)
+    if show.figure("rope-pair-rotation", params) is None:  # its message says why (no rotary pair to turn)
+        return
     theta, degrees, wavelength = pair_turn(params)
     what_to_notice(
         _(

@@ -148,3 +148,11 @@ def test_each_section_has_its_own_notes_that_follow_the_controls():
     }
     for label, (query, expected) in changed.items():
         assert expected in _notice(open_page("rope", query, section=label)), label
+
+
+def test_a_link_leaving_no_rotary_pair_is_a_message_not_a_crash():
+    """head_dim 4 x partial_rotary_factor 0.0625 rotates no channel: the pair figure says so and the page goes on
+    (the sentence under it used to raise out of the page: "This app has encountered an error")."""
+    at = open_page("rope", {"head_dim": "4", "partial_rotary_factor": "0.0625"}, section="All sections")
+    assert not at.exception, [e.message for e in at.exception]
+    assert any("must be even and" in error.value for error in at.error)

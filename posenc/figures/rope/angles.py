@@ -1,9 +1,9 @@
 """RoPE: the rotation angle of every pair at every position and the wavelength of each pair.
 
 The frequencies respect the preset's ``head_dim``, ``base`` and ``partial_rotary_factor`` (only the first
-``int(head_dim * partial_rotary_factor)`` channels rotate). One pair's turn is in :mod:`figures.rope_rotation`,
-the channel map (layouts, partial rotary) in :mod:`figures.rope_layout`, the relative property and the
-long-term decay in :mod:`figures.rope_relative`.
+``int(head_dim * partial_rotary_factor)`` channels rotate). One pair's turn is in :mod:`figures.rope.rotation`,
+the channel map (layouts, partial rotary) in :mod:`figures.rope.layout`, the relative property and the
+long-term decay in :mod:`figures.rope.relative` and :mod:`figures.rope.decay`.
 Angles are computed by the core in float32, as HF computes them.
 """
 

@@ -44,7 +44,7 @@ def work_dtype(p: Mapping[str, Any]) -> torch.dtype:
 
 
 def score_positions(p: Mapping[str, Any]) -> tuple[torch.Tensor, str]:
-    """The positions of :func:`figures.sinusoidal.shown_positions`; the overview's constant stride means each
+    """The positions of :func:`figures.shown.shown_positions`; the overview's constant stride means each
     diagonal of the matrix holds a single distance m - n, which its note says."""
     length = p["seq_len"]
     positions, note = shown_positions(p, length, SCORE_POSITIONS)
