@@ -77,14 +77,16 @@ def test_a_refused_config_takes_the_previous_one_away_and_every_page_keeps_worki
     assert chart_specs(at)
 
 
-def test_an_upload_over_the_size_limit_is_refused_and_the_limit_is_said():
+def test_an_upload_over_the_size_limit_is_refused_unread_and_the_limit_is_said(monkeypatch):
+    read = []
+    monkeypatch.setattr(config_reader, "_read", lambda *args: read.append(args))
     at = open_page("sinusoidal", {"preset": "config"})
     assert f"{MAX_CONFIG_BYTES / 1e6:g} MB" in at.file_uploader(key="config_file").help
     big = json.dumps({**LLAMA, "padding": "x" * (20 * 1024 * 1024)}).encode()  # 20 MB, valid JSON
     at.file_uploader(key="config_file").upload("config.json", big, "application/json").run()
     assert not at.exception
-    assert "larger than 1 MB" in _errors(at)
-    assert chart_specs(at)
+    assert "config.json is 21.0 MB; a config.json is at most 1 MB and is not read" in _errors(at)
+    assert read == [] and chart_specs(at)  # refused by its size: never hashed nor parsed
 
 
 def test_a_config_is_read_once_per_content(monkeypatch):
