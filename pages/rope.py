@@ -7,7 +7,7 @@ from posenc.figures.rope.frequencies import pair_turn, rotary_dim
 from posenc.i18n import N_, _
 from posenc.ui import controls, show
 from posenc.ui.router import ensure_app_router
-from posenc.ui.sections import about, show_sections, what_to_notice
+from posenc.ui.sections import about, formulas, show_sections, what_to_notice
 
 ensure_app_router()
 
@@ -24,14 +24,11 @@ with about():
             "own page."
         )
     )
-    FORMULAS = (  # two columns: side by side on a screen, one formula a line on a phone
+    FORMULAS = (  # two columns
         (r"\theta_i = \mathrm{base}^{-2i/d}", r"(R(m)\,q)^\top (R(n)\,k) = q^\top R(n-m)\,k"),
         (r"R(m) = \begin{pmatrix}\cos m\theta_i & -\sin m\theta_i\\ \sin m\theta_i & \cos m\theta_i\end{pmatrix}",),
     )
-    for column, formulas in zip(st.columns(2), FORMULAS, strict=True):
-        with column:
-            for formula in formulas:
-                st.latex(formula)
+    formulas(FORMULAS)
     st.caption(_("d = int(head_dim · partial_rotary_factor) channels rotate; the rest pass through."))
 
 params = controls.controls(["head_dim", "base", "partial_rotary_factor", "rope_layout", "seq_len"], columns=5)

@@ -7,7 +7,7 @@ from posenc.figures.why.schemes import shown
 from posenc.i18n import N_, _
 from posenc.ui import controls, show, state
 from posenc.ui.router import ensure_app_router
-from posenc.ui.sections import about, show_sections, what_to_notice
+from posenc.ui.sections import about, formulas, show_sections, what_to_notice
 from posenc_core.schemes import get_scheme
 
 ensure_app_router()
@@ -24,14 +24,11 @@ with about():
             "128-channel encoding."
         )
     )
-    FORMULAS = (  # two columns: side by side on a screen, one formula a line on a phone
+    FORMULAS = (  # two columns
         (r"PE_{p,\,2i} = \sin(p\,\omega_i)", r"PE_{p,\,2i+1} = \cos(p\,\omega_i)"),
         (r"\omega_i = \mathrm{base}^{-2i/d}", r"PE(p)\cdot PE(p+k) = \sum_i \cos(k\,\omega_i)"),
     )
-    for column, formulas in zip(st.columns(2), FORMULAS, strict=True):
-        with column:
-            for formula in formulas:
-                st.latex(formula)
+    formulas(FORMULAS)
 
 LABELS = {"base": N_("Base (10000 in the paper)")}  # the shared label says rope_theta: not this page's base
 params: dict = {}

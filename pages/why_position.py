@@ -10,7 +10,7 @@ from posenc.figures.why.schemes import shown, translated_facts_table
 from posenc.i18n import N_, _
 from posenc.ui import controls, echo, show
 from posenc.ui.router import ensure_app_router
-from posenc.ui.sections import about, show_sections, what_to_notice
+from posenc.ui.sections import about, formulas, show_sections, what_to_notice
 
 ensure_app_router()
 
@@ -43,17 +43,14 @@ with about():
             "on it; the NoPE and sinks page measures it."
         )
     )
-    FORMULAS = (  # two columns: side by side on a screen, one formula a line on a phone
+    FORMULAS = (  # two columns
         (r"\text{RNN: } h_t = \tanh(W h_{t-1} + U x_t)", r"Q, K, V = XW_Q,\ XW_K,\ XW_V"),
         (
             r"\mathrm{Attn}(X) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d}}\right) V",
             r"\mathrm{Attn}(PX) = P\,\mathrm{Attn}(X)\quad\text{(no mask)}",
         ),
     )
-    for column, formulas in zip(st.columns(2), FORMULAS, strict=True):
-        with column:
-            for formula in formulas:
-                st.latex(formula)
+    formulas(FORMULAS)
 
 SENTENCES = ("sentence_a", "sentence_b")
 # the example pair of the reader's language, unless the link sets a sentence (then the other keeps the English one,

@@ -254,7 +254,8 @@ def _predict(lesson: Lesson, step: Step, language: str, revealed: bool) -> None:
     with st.container(border=not presenting):  # in presenter mode "Predict:" begins it: the room is the step's
         if not (presenting and revealed):
             st.markdown(_("**Predict:** {question}").format(question=predict.question[language]))
-        if not revealed:
+
+        def choices(*, disabled: bool) -> None:
             st.radio(
                 _("Your prediction"),
                 options,
@@ -262,7 +263,11 @@ def _predict(lesson: Lesson, step: Step, language: str, revealed: bool) -> None:
                 format_func=lambda i: predict.choices[i][language],
                 key=choice_key,
                 label_visibility="collapsed",
+                disabled=disabled,
             )
+
+        if not revealed:
+            choices(disabled=False)
             st.button(
                 _("Check"),
                 key=f"check-{_step_key(lesson.id, step.number)}",
@@ -274,15 +279,7 @@ def _predict(lesson: Lesson, step: Step, language: str, revealed: bool) -> None:
         choice = st.session_state[REVEALED][(lesson.id, step.number)]
         if not presenting:
             st.session_state[choice_key] = choice  # the choice checked: a disabled radio keeps no new value of its own
-            st.radio(
-                _("Your prediction"),
-                options,
-                index=None,
-                format_func=lambda i: predict.choices[i][language],
-                key=choice_key,
-                label_visibility="collapsed",
-                disabled=True,
-            )
+            choices(disabled=True)
         right = predict.choices[predict.correct][language]
         # in presenter mode the change the figure now shows is told here (the figure's column is the figure's)
         change = f"  \n{_change_text(step)}" if presenting and predict.then else ""

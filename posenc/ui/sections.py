@@ -11,7 +11,7 @@ formulas fold into :func:`about` under the title, one click away."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -79,3 +79,11 @@ def about() -> DeltaGenerator:
     """The page's explanation and formulas, folded under its title (``with about(): st.markdown(...)``): the first
     screen shows the page's first figure, and the prose is one click away."""
     return st.expander(_("The idea and the formulas"), icon="📖")
+
+
+def formulas(columns: Sequence[Sequence[str]]) -> None:
+    """LaTeX formulas in columns: side by side on a screen, one formula a line on a phone."""
+    for column, lines in zip(st.columns(len(columns)), columns, strict=True):
+        with column:
+            for formula in lines:
+                st.latex(formula)
