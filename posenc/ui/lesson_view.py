@@ -4,7 +4,7 @@ step's parameters, the check question), Previous/Next with the ← and → keys,
 :mod:`figures.lessons`).
 
 A step is a new screen: every widget and expander that reveals something is keyed by the step, so nothing opened on
-one step is open on the next; a small script of our own (:func:`_step_script`) scrolls a new step to its top, brings
+one step is open on the next; a small script of our own (:mod:`ui.lesson_script`) scrolls a new step to its top, brings
 the figure into view when Check reveals it (and an answer when it is opened), and lets ← and → leave a prediction
 option that has the focus (Streamlit's radio keeps the arrow keys for itself). In presenter mode a step is laid out
 to fit a 1280 × 720 screen: the figure in a box that leaves room for the title and the buttons
@@ -14,7 +14,6 @@ in an expander."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import streamlit as st
@@ -25,67 +24,13 @@ from posenc.figures.lessons import LESSONS_DIR, Lesson, Step, load_lessons
 from posenc.figures.params import PARAMS
 from posenc.figures.plain_text import shorten
 from posenc.i18n import _
-from posenc.ui import echo, presenter, show
+from posenc.ui import echo, lesson_script, presenter, show
 
 LESSON, STEP = "lesson", "step"  # the link's parameters (step counts from 1)
 CURRENT = "lesson-current"  # session state: (lesson id, step number)
 REVEALED = "lesson-revealed"  # session state: {(lesson id, step number): the choice checked (None: none)}
 NOTICE = "lesson-link-notice"
 FIGURE_HEIGHT = 500  # px: a step's figure in presenter mode, beside its words under the heading on a 720 px screen
-# The script of a step (see the module's docstring). It keeps what it did in window.posencLesson, so that it acts
-# once per step, and once per reveal, whatever Streamlit re-mounts; its element takes no room on the page.
-SCRIPT = """<script data-posenc-lesson>
-(() => {
-  const lesson = window.posencLesson || (window.posencLesson = { step: null, revealedOnArrival: false });
-  const scroller = () => document.querySelector('[data-testid="stMain"]') || document.scrollingElement;
-  if (!lesson.keys) {  // ← and → on a prediction option go to the step before or after, as elsewhere on the page
-    lesson.keys = true;
-    document.addEventListener("keydown", (event) => {
-      const target = event.target;
-      if ((event.key !== "ArrowRight" && event.key !== "ArrowLeft") || event.altKey || event.ctrlKey
-          || event.metaKey || event.shiftKey || !(target instanceof HTMLInputElement) || target.type !== "radio"
-          || !target.closest('[class*="st-key-predict-"]')) return;
-      const button = document.querySelector(
-        event.key === "ArrowRight" ? ".st-key-lesson-next button" : ".st-key-lesson-previous button");
-      event.preventDefault();
-      event.stopPropagation();
-      target.blur();
-      if (button && !button.disabled) button.click();
-    }, true);
-    document.addEventListener("toggle", (event) => {  // an answer opened is kept in view while it unfolds
-      const box = event.target;
-      if (!(box instanceof HTMLDetailsElement) || !box.open
-          || !box.closest('[class*="st-key-answer-"], [class*="st-key-why-"]')) return;
-      const keep = new ResizeObserver(() => box.scrollIntoView({ block: "nearest" }));
-      keep.observe(box);
-      setTimeout(() => keep.disconnect(), 1000);
-    }, true);
-  }
-  const at = %s;
-  if (at.where === "step" && lesson.step !== at.step) {  // a new step opens at its top
-    lesson.step = at.step;
-    lesson.revealedOnArrival = at.revealed;
-    scroller().scrollTo({ top: 0 });
-    window.scrollTo(0, 0);
-  } else if (at.where === "figure" && lesson.step === at.step && !lesson.revealedOnArrival) {
-    lesson.revealedOnArrival = true;  // Check revealed it: bring the figure (and the line over it) into view
-    const picture = document.querySelector(".st-key-lesson-picture");
-    const chart = picture && (picture.querySelector('[data-testid="stPlotlyChart"]') || picture);
-    if (!chart) return;
-    const box = scroller();
-    const view = box.getBoundingClientRect();
-    const header = document.querySelector('[data-testid="stHeader"]');
-    const top = Math.max(view.top, header ? header.getBoundingClientRect().bottom : 0);
-    const bottom = Math.min(view.bottom, window.innerHeight);
-    const first = picture.getBoundingClientRect().top, last = chart.getBoundingClientRect().bottom;
-    if (first >= top && last <= bottom) return;
-    let by = last - bottom;
-    if (first - by < top) by = first - top;
-    box.scrollBy({ top: by });
-  }
-})();
-</script>
-<style>[data-testid="stElementContainer"]:has(script[data-posenc-lesson]) { display: none; }</style>"""
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
@@ -173,7 +118,7 @@ def step_view(lesson: Lesson, step: Step, language: str) -> registry.FigureResul
     waiting = step.predict is not None and not revealed  # a prediction not checked yet
     hidden = waiting and not step.predict.then  # ... whose figure appears with Check
     changed = step.predict is not None and bool(step.predict.then) and revealed  # the figure shows the change
-    _step_script(key, revealed)
+    lesson_script.at_step(key, revealed)
     if not presenting:  # in presenter mode the progress is in the row of the buttons (:func:`_navigation`)
         count = len(lesson.steps)
         st.progress(step.number / count, text=_("Step {k} of {n}").format(k=step.number, n=count))
@@ -194,7 +139,7 @@ def step_view(lesson: Lesson, step: Step, language: str) -> registry.FigureResul
                 st.caption(_change_text(step))
             drawn = _figure(step, changed, presenting)
             if revealed:
-                _reveal_script(key)
+                lesson_script.at_reveal(key)
     if not (presenting and waiting):
         with words:
             _check_question(step, language, key, presenting)
@@ -295,17 +240,6 @@ def _predict(lesson: Lesson, step: Step, language: str, revealed: bool) -> None:
                     st.markdown(predict.explain[language])
             else:
                 st.markdown(predict.explain[language])
-
-
-def _step_script(key: str, revealed: bool) -> None:
-    """At the top of a step: scroll a new step to its top; the arrow keys on a prediction option."""
-    st.html(SCRIPT % json.dumps({"where": "step", "step": key, "revealed": revealed}), unsafe_allow_javascript=True)
-
-
-def _reveal_script(key: str) -> None:
-    """Under a revealed figure: when Check revealed it (not on a return to a step checked before), bring it into
-    view."""
-    st.html(SCRIPT % json.dumps({"where": "figure", "step": key}), unsafe_allow_javascript=True)
 
 
 def _navigation(lesson: Lesson, number: int, language: str, drawn: registry.FigureResult | None) -> None:

@@ -125,7 +125,7 @@ def _keyed_blocks(node) -> dict[str, object]:
 
 
 def _step_scripts(at) -> list[dict]:
-    """What the step's scripts were given (ui.lesson_view.SCRIPT): where they act and for which step."""
+    """What the step's scripts were given (ui.lesson_script.SCRIPT): where they act and for which step."""
     bodies = [element.proto.body for element in at.get("html") if "data-posenc-lesson" in element.proto.body]
     return [json.loads(body.split("const at = ", 1)[1].split(";", 1)[0]) for body in bodies]
 
