@@ -8,6 +8,7 @@ from posenc.ui import config_banner, language, presenter, run_marker, sidebar, s
 from posenc.ui.lesson_view import LESSON
 from posenc.ui.navigation import PAGES, SECTIONS
 
+run_marker.start_run()  # the end-of-run mark counts the charts this run draws
 warmup.start_in_this_server()  # once per process: the server opens its pages itself, so learners find them built
 language.choose()  # before any text: page titles, the sidebar and the page are made in the reader's language
 st.set_page_config(

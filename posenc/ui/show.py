@@ -27,7 +27,7 @@ from posenc.figures.phone_fit import PLOTLY_HEIGHT, SCREENS
 from posenc.figures.text_wrap import unwrapped_title, wrap
 from posenc.figures.theme import BASE_FONT_SIZE, DARK_SCREEN_STYLE, SIZES, TEMPLATE_MARGIN, apply_style, screen_size
 from posenc.i18n import _
-from posenc.ui import echo, presenter, state
+from posenc.ui import echo, presenter, run_marker, state
 from posenc.ui.export_menu import export_menu
 
 MODEBAR = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
@@ -141,6 +141,7 @@ def figure(
         key = (*_cache_key(figure_id, params), "box", BOX_WIDTH, height)
         drawn = FIGURES.get_or_build(key, lambda: fit_to_box(result.figure, style_on_screen(), BOX_WIDTH, height))
     slot.plotly_chart(drawn, theme=None, width="stretch", config=config, key=f"chart-{figure_id}")
+    run_marker.chart_drawn()
     if with_notes:
         notes(result)
     if not projected:

@@ -12,7 +12,7 @@ from bench.scenarios import PAGES
 from posenc.ui.navigation import PAGES as NAV_PAGES
 from posenc.ui.sections import ALL
 from tests.browser.conftest import SCREENSHOTS
-from tests.browser.helpers import CHART, exceptions_on_page, fingerprint, png_size, wait_until_drawn
+from tests.browser.helpers import CHART, exceptions_on_page, fingerprint, png_size, runs, wait_until_drawn
 
 pytestmark = pytest.mark.browser
 
@@ -42,11 +42,11 @@ def test_a_control_changes_the_figure_and_the_link_restores_it(app_url, browser,
         wait_until_drawn(tab)
     before = fingerprint(tab)
     box = boxes.first
-    url_before = tab.url
+    url_before, runs_before = tab.url, runs(tab)
     box.fill(str(_another_value(box.input_value())))
     box.press("Enter")
     tab.wait_for_function("(old) => window.location.href !== old", arg=url_before, timeout=60_000)
-    wait_until_drawn(tab)
+    wait_until_drawn(tab, after=runs_before)
     after = fingerprint(tab)
     assert after != before, "changing the first number control did not change any figure"
     shared = tab.url
@@ -68,10 +68,10 @@ def test_a_tab_draws_its_section_and_its_link_opens_it(app_url, browser, tab):
     tab.goto(f"{app_url}/rope")
     wait_until_drawn(tab)
     assert tab.locator(CHART).count() == 1  # only the first section ("Which channels rotate together")
-    url_before = tab.url
+    url_before, runs_before = tab.url, runs(tab)
     tab.get_by_role("tab", name="Rotation angles and wavelengths").click()
     tab.wait_for_function("(old) => window.location.href !== old", arg=url_before, timeout=60_000)
-    wait_until_drawn(tab)
+    wait_until_drawn(tab, after=runs_before)
     assert "section=Rotation" in tab.url
     shown = fingerprint(tab)
     assert len(shown) == 2 and "RoPE angle" in shown[0] and "wavelength" in shown[1]

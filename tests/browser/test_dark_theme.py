@@ -9,7 +9,7 @@ import pytest
 
 from bench.app_server import running_app
 from tests.browser.conftest import SCREENSHOTS, _require_browser
-from tests.browser.helpers import exceptions_on_page, wait_until_drawn
+from tests.browser.helpers import exceptions_on_page, runs, wait_until_drawn
 
 pytestmark = pytest.mark.browser
 
@@ -84,11 +84,11 @@ def test_an_app_served_dark_draws_dark_figures_from_the_first_rerun_whatever_the
     with (streamlit/streamlit#11920); from the next run on it reports the app's theme, and the figures follow."""
     colours_on(tab, f"{dark_app_url}/rope", "light")
     box = tab.locator("[data-testid='stMain'] [data-testid='stNumberInput'] input:visible").first
-    url_before = tab.url
+    url_before, runs_before = tab.url, runs(tab)
     box.fill("64")
     box.press("Enter")
     tab.wait_for_function("(old) => window.location.href !== old", arg=url_before, timeout=60_000)
-    wait_until_drawn(tab)
+    wait_until_drawn(tab, after=runs_before)
     tab.wait_for_function(
         "() => [...document.querySelectorAll('.js-plotly-plot')].every(gd => gd._fullLayout.paper_bgcolor !== 'white')",
         timeout=60_000,

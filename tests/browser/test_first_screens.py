@@ -9,9 +9,8 @@ from __future__ import annotations
 import pytest
 
 from posenc.ui.navigation import PAGES
-from posenc.ui.run_marker import SELECTOR
 from tests.browser.conftest import SCREENSHOTS
-from tests.browser.helpers import ALL_DRAWN, CHART, exceptions_on_page
+from tests.browser.helpers import CHART, exceptions_on_page, wait_until_drawn
 
 pytestmark = pytest.mark.browser
 
@@ -32,20 +31,6 @@ FIRST_CHART_FITS = f"""() => {{
 }}"""
 
 
-def _wait_for_first_run(tab, page: str) -> None:
-    """Until the app's end-of-run mark names ``page`` and every chart drawn has its traces (not "Computing…")."""
-    tab.wait_for_function(
-        """([selector, page]) => {
-            const marks = document.querySelectorAll(selector);
-            return marks.length > 0 && marks[marks.length - 1].dataset.page === page;
-        }""",
-        arg=[SELECTOR, page],
-        timeout=90_000,
-    )
-    none_or_all_drawn = f'() => document.querySelectorAll("{CHART}").length === 0 || ({ALL_DRAWN})()'
-    tab.wait_for_function(none_or_all_drawn, timeout=90_000)
-
-
 def _next_frame(tab) -> None:
     tab.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
@@ -56,7 +41,7 @@ def test_every_page_opens_on_its_first_figure(app_url, tab):
     for page in PAGES:
         tab.set_viewport_size(DESKTOP)
         tab.goto(f"{app_url}/{page.url_path}")
-        _wait_for_first_run(tab, page.url_path or "home")
+        wait_until_drawn(tab, where=page.url_path or "home")
         assert exceptions_on_page(tab) == [], page.name
         tab.screenshot(path=str(SCREENSHOTS / f"first-screen-{page.name}.png"))
         top = tab.evaluate(FIRST_CHART_TOP)

@@ -9,7 +9,7 @@ import pytest
 
 from posenc.figures.lessons import load_lessons
 from tests.browser.conftest import SCREENSHOTS
-from tests.browser.helpers import exceptions_on_page, wait_until_drawn
+from tests.browser.helpers import exceptions_on_page, runs, wait_until_drawn
 from tests.prose import cjk_share, english_runs
 
 pytestmark = pytest.mark.browser
@@ -100,9 +100,9 @@ ANSWER_IN_VIEW = """() => {
 }"""
 
 
-def _open_step(page, step, code: str) -> None:
-    """Wait for ``step`` to be shown: its number in the link, its title, the run over, its figure drawn (when it
-    shows one before Check)."""
+def _open_step(page, step, code: str, after: int = 0) -> None:
+    """Wait for ``step`` to be shown: its number in the link, its title, the run over (a run later than ``after``),
+    its figure drawn (when it shows one before Check)."""
     page.wait_for_function(f"() => /[?&]step={step.number}(&|$)/.test(location.search)", timeout=60_000)
     page.wait_for_function(
         "title => { const h = document.querySelector('h2'); return h && h.innerText.trim() === title; }",
@@ -112,17 +112,18 @@ def _open_step(page, step, code: str) -> None:
     _settled(page)
     page.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')", timeout=60_000)
     if step.predict is None or step.predict.then:
-        wait_until_drawn(page)
+        wait_until_drawn(page, after=after)
 
 
 def _check(page, step) -> None:
     """Pick the right prediction, press Check, wait for the figure that Check reveals."""
     page.locator("[data-testid='stRadio'] [role='radiogroup'] label").nth(step.predict.correct).click()
     _settled(page)
+    before = runs(page)
     page.locator("[class*='st-key-check-'] button").click()
     page.wait_for_selector("[class*='st-key-check-']", state="detached", timeout=60_000)
     _settled(page)
-    wait_until_drawn(page)
+    wait_until_drawn(page, after=before)
 
 
 def test_a_lesson_in_presenter_mode_fits_a_720p_screen_step_by_step(app_url, browser):
@@ -138,8 +139,9 @@ def test_a_lesson_in_presenter_mode_fits_a_720p_screen_step_by_step(app_url, bro
         for lesson_id, code in (("absolute", "en"), ("rotary", "ko")):
             lesson = LESSONS[lesson_id]
             page.goto(f"{app_url}/?lesson={lesson_id}&lang={code}&present=1")
+            before = 0  # a page opened afresh counts its runs from 1
             for step in lesson.steps:
-                _open_step(page, step, code)
+                _open_step(page, step, code, after=before)
                 where = f"{lesson_id} step {step.number} ({code})"
                 state = page.evaluate(STEP_STATE)
                 assert state["overflow"] <= 0, f"{where} is {state['overflow']} px taller than the screen"
@@ -165,6 +167,7 @@ def test_a_lesson_in_presenter_mode_fits_a_720p_screen_step_by_step(app_url, bro
                 if option.count():  # a prediction not checked: → leaves it, choosing nothing
                     option.first.focus()
                     assert page.evaluate("() => document.activeElement.type") == "radio"
+                before = runs(page)
                 page.keyboard.press("ArrowRight")
         assert not exceptions_on_page(page)
 
@@ -176,8 +179,9 @@ def test_a_lesson_in_presenter_mode_fits_a_720p_screen_step_by_step(app_url, bro
         _check(page, step)
         page.wait_for_function(FIGURE_IN_VIEW, timeout=10_000)  # Check brought the figure into view
         assert page.evaluate(STEP_STATE)["scrollTop"] > 0
+        before = runs(page)
         page.locator(".st-key-lesson-next button").click()
-        _open_step(page, LESSONS["absolute"].steps[3], "en")
+        _open_step(page, LESSONS["absolute"].steps[3], "en", after=before)
         state = page.evaluate(STEP_STATE)
         assert state["scrollTop"] == 0 and state["open"] == 0, state
     finally:

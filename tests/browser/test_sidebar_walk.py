@@ -10,8 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from posenc.figures.params import PARAMS
-from posenc.ui.run_marker import SELECTOR
-from tests.browser.helpers import ALL_DRAWN, exceptions_on_page
+from tests.browser.helpers import exceptions_on_page, runs, wait_until_drawn
 from tests.pages.test_navigation import NAMED, PASTED
 from tests.pages.test_navigation import opened_with as opened_in_apptest
 from tests.ui.test_config_reader import CONFIGS
@@ -19,28 +18,6 @@ from tests.ui.test_config_reader import CONFIGS
 pytestmark = pytest.mark.browser
 WALKS = {"en": {}, "ko": NAMED, "zh-CN": {"preset": PASTED["preset"]}}  # zh-CN: the config is pasted in the browser
 ERRORS = "[data-testid='stAlertContentError'], [data-testid='stException']"
-
-
-def _runs(page) -> int:
-    marks = page.locator(SELECTOR)
-    return int(marks.last.get_attribute("data-run")) if marks.count() else 0
-
-
-def _wait_for_run(page, after: int, where: str | None = None) -> None:
-    """Until a script run later than ``after`` has finished (on page ``where``) and its figures are drawn."""
-    page.wait_for_function(
-        """([selector, after, where]) => {
-            const marks = document.querySelectorAll(selector);
-            const mark = marks[marks.length - 1];
-            return mark && Number(mark.dataset.run) > after && (where === null || mark.dataset.page === where);
-        }""",
-        arg=[SELECTOR, after, where],
-        timeout=90_000,
-    )
-    page.wait_for_function(
-        f"() => document.querySelectorAll(\"div[data-testid='stPlotlyChart']\").length === 0 || ({ALL_DRAWN})()",
-        timeout=90_000,
-    )
 
 
 def _controls_in_link(url: str) -> dict[str, str]:
@@ -55,11 +32,11 @@ def _same(name: str, shown: str, expected) -> bool:
 
 
 def _paste_config(page) -> None:
-    before = _runs(page)
+    before = runs(page)
     box = page.locator("[data-testid='stSidebar'] textarea")
     box.fill((CONFIGS / "llama-3.1-8b.json").read_text())
     box.press("Control+Enter")
-    _wait_for_run(page, before)
+    wait_until_drawn(page, before)
     page.wait_for_function("() => location.search.includes('config=')", timeout=90_000)  # read and put in the link
 
 
@@ -69,7 +46,7 @@ def test_clicking_down_the_sidebar_keeps_every_page_right(app_url, tab, code):
     query = "&".join(f"{name}={value}" for name, value in {"lang": code, **settings}.items())
     tab.set_viewport_size({"width": 1440, "height": 900})
     tab.goto(f"{app_url}/?{query}")
-    _wait_for_run(tab, 0)
+    wait_until_drawn(tab, 0)
     if code == "zh-CN":
         _paste_config(tab)
     links = tab.locator("[data-testid='stSidebarNav'] a")
@@ -78,9 +55,9 @@ def test_clicking_down_the_sidebar_keeps_every_page_right(app_url, tab, code):
     apptest_query = {"lang": code, **(NAMED if code == "ko" else PASTED if code == "zh-CN" else {})}
     held: dict[str, str] = _controls_in_link(tab.url)
     for path in paths:
-        before = _runs(tab)
+        before = runs(tab)
         tab.locator(f"[data-testid='stSidebarNav'] a[href$='/{path}']").click()
-        _wait_for_run(tab, before, path or "home")
+        wait_until_drawn(tab, before, path or "home")
         where = f"/{path} ({code})"
         assert tab.locator(ERRORS).count() == 0, f"{where}: {tab.locator(ERRORS).all_inner_texts()}"
         assert exceptions_on_page(tab) == [], where
