@@ -11,7 +11,7 @@ from streamlit.components.v2 import manifest_scanner
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from posenc.figures.text_wrap import UNWRAPPED_TITLE
+from posenc.drawing.text_wrap import UNWRAPPED_TITLE
 from posenc.ui.navigation import PAGES
 from posenc.ui.sections import ALL, KEY
 

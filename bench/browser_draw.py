@@ -94,6 +94,6 @@ def _open(context, url: str) -> dict:
 
 
 def _browser() -> str:
-    from posenc.figures.export import find_browser
+    from posenc.drawing.export import find_browser
 
     return find_browser()

@@ -8,8 +8,9 @@ from collections.abc import Callable
 import numpy as np
 import torch
 
-from posenc_core import alibi, rope, sinusoidal
+from posenc_core import rope
 from posenc_core.device import resolve_device
+from posenc_core.encodings import alibi, sinusoidal
 
 
 def seed_sinusoidal(length: int, d_model: int) -> np.ndarray:

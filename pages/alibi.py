@@ -20,7 +20,7 @@ with about():
             "steepest heads look only at the last few tokens, and even the shallowest (m = 2<sup>−8</sup>) keeps 90% "
             "of its attention on the last {span:,} tokens when the content is equal. Nothing is learned and no "
             "position index is stored, which is why ALiBi models (BLOOM, MPT) run on inputs longer than they were "
-            "trained on. Every value drawn is computed by `posenc_core.alibi`."
+            "trained on. Every value drawn is computed by `posenc_core.encodings.alibi`."
         ).format(span=notes.shallowest_span(0.9)),
         unsafe_allow_html=True,
     )

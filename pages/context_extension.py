@@ -11,7 +11,7 @@ from posenc.i18n import N_, _
 from posenc.ui import controls, show, state
 from posenc.ui.router import ensure_app_router
 from posenc.ui.sections import about, show_sections, what_to_notice
-from posenc_core.rope_methods import methods_table
+from posenc_core.rope.methods import methods_table
 
 ensure_app_router()
 
@@ -26,7 +26,7 @@ with about():
             "pairs barely move; *dynamic NTK* does that only once the sequence outgrows L; *YaRN* and *Llama 3.1* keep "
             "the fast pairs, divide the slow ones by s and blend in between; *LongRoPE* divides each pair by its own "
             "searched factor. YaRN and LongRoPE also scale cos and sin, which sharpens attention. Every number below "
-            "comes from `posenc_core.rope_scaling` (HF transformers' formulas)."
+            "comes from `posenc_core.rope.scaling` (HF transformers' formulas)."
         )
     )
     st.latex(
@@ -173,7 +173,7 @@ def methods() -> None:
     st.table(pd.DataFrame(translated_rows(rows)).set_index("rope_type"))
     st.caption(
         _(
-            "One row per rope_type in `posenc_core.rope_scaling`; the attention factor is what that type's function "
+            "One row per rope_type in `posenc_core.rope.scaling`; the attention factor is what that type's function "
             "returns at s = {factor:g} and L = {length:,} (the controls above)."
         ).format(factor=params["factor"], length=params["original_max_position_embeddings"])
     )

@@ -3,11 +3,11 @@
 import pandas as pd
 import streamlit as st
 
+from posenc.drawing.params import defaults
 from posenc.figures.learned import notes
 from posenc.figures.learned import params as learned_params
 from posenc.figures.learned import sources as learned_sources
 from posenc.figures.learned.versus import comparison_rows
-from posenc.figures.params import defaults
 from posenc.i18n import N_, _
 from posenc.ui import controls, echo, model_id, show, tables
 from posenc.ui.router import ensure_app_router

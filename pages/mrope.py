@@ -22,7 +22,7 @@ with about():
             "one frame share a T id, so an image (t = 1, a single frame) has one T id for all its tokens, while a "
             "video's T steps once per frame. The text after it continues from the largest id + 1. So an image costs "
             "many tokens but few ids, and the *rope delta* (largest id + 1 − number of tokens) is negative. Every id "
-            "and angle is computed by `posenc_core.mrope`."
+            "and angle is computed by `posenc_core.rope.mrope`."
         )
     )
     st.latex(r"\theta_{n,i} = p^{\,a(i)}_n\,\omega_i,\qquad \omega_i = b^{-2i/d}")

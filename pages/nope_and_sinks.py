@@ -21,7 +21,7 @@ with about():
             "came before. Llama 4 leaves RoPE out of every 4th layer and warms those layers' attention at long range. "
             "And when a stream outgrows the cache, StreamingLLM keeps the first few tokens, where trained models park "
             "their attention (the *sinks*), and numbers the cached tokens 0, 1, 2, … anew. Every number drawn is "
-            "computed by `posenc_core.nope` and `posenc_core.attention_sink`."
+            "computed by `posenc_core.encodings.nope` and `posenc_core.encodings.attention_sink`."
         )
     )
 

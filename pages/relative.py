@@ -22,7 +22,7 @@ with about():
             "finite set of offsets, so both schemes compress distances: Shaw **clips** every offset to ±k, T5 "
             "**buckets** them, one bucket per offset near 0 and logarithmically wider buckets further away, up to "
             "`max_distance`, after which every offset shares the last bucket. Queries are rows, keys are columns; "
-            "every value drawn is computed by `posenc_core.relative`."
+            "every value drawn is computed by `posenc_core.encodings.relative`."
         )
     )
 

@@ -20,8 +20,9 @@ with about():
             "tokens away, so a position code for images says where a patch is on the grid: its row r and its column c. "
             "MAE's sin-cos table spends half the channels on each; a learned table (ViT, DeiT) is one trained row per "
             "patch and is resized as an image when the input grows; vision towers such as Qwen2-VL's rotate half of "
-            "each head's pairs by the row and half by the column. Every number is computed by `posenc_core.vision` and "
-            "`posenc_core.vision_rope`."
+            "each head's pairs by the row and half by the column. Every number is computed by "
+            "`posenc_core.encodings.vision` and "
+            "`posenc_core.rope.vision`."
         )
     )
     st.latex(

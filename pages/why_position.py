@@ -31,7 +31,8 @@ with about():
             "token with every other token by content alone. Reorder the tokens and the same comparisons happen, only "
             "reordered: the layer is *permutation-equivariant*. So without a positional signal, *the cat sat on the "
             "mat* and *the mat sat on the cat* produce the same set of outputs. Below, a small RNN and one attention "
-            "head (fixed random weights, computed by `posenc_core.recurrent` and `posenc_core.attention`) read both "
+            "head (fixed random weights, computed by `posenc_core.teaching.recurrent` and "
+            "`posenc_core.teaching.attention`) read both "
             "sentences."
         )
     )

@@ -7,10 +7,10 @@
     posenc.save_figure("rope-angles", "angles.png", preset="llama-3.1-8b", size="column")
 
 A figure is built the way the app and the batch exporter (``posenc export``) build it: the preset's values
-(:func:`posenc.figures.preset_params.params_from_preset`), then the overrides, resolved against the figure's declared
-parameters by :func:`posenc.figures.registry.resolve_params` and drawn by :func:`posenc.figures.registry.build`. So
+(:func:`posenc.drawing.preset_params.params_from_preset`), then the overrides, resolved against the figure's declared
+parameters by :func:`posenc.drawing.registry.resolve_params` and drawn by :func:`posenc.drawing.registry.build`. So
 the figure equals the app's for the same parameters, and its data are the arrays the app's Export menu writes as
-CSV / NumPy (:attr:`posenc.figures.registry.FigureResult.data`).
+CSV / NumPy (:attr:`posenc.drawing.registry.FigureResult.data`).
 
 Unlike the app, which replaces a bad value from a link by the nearest valid one, a bad argument here raises
 ``ValueError`` naming the argument and what is allowed; a preset value outside the app's range is clamped as the
@@ -33,12 +33,12 @@ from posenc import (
     i18n,
 )
 from posenc.api_inputs import Parameter, check_choice, check_lang, describe, read_config, suggest
-from posenc.figures import export, registry
-from posenc.figures.params import PARAMS
-from posenc.figures.preset_params import params_from_preset
-from posenc.figures.theme import SIZES
-from posenc_core import presets as core_presets
-from posenc_core.presets import ModelPreset
+from posenc.drawing import export, registry
+from posenc.drawing.params import PARAMS
+from posenc.drawing.preset_params import params_from_preset
+from posenc.drawing.theme import SIZES
+from posenc_core.models import presets as core_presets
+from posenc_core.models.presets import ModelPreset
 
 __all__ = ["figure", "figure_data", "list_figures", "parameters", "presets", "read_config", "save_figure"]
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from posenc import i18n
-from posenc.figures.params import ParamSpec
-from posenc_core.hf_config import ConfigReading, from_hf_config, read_config_file
+from posenc.drawing.params import ParamSpec
+from posenc_core.models.hf_config import ConfigReading, from_hf_config, read_config_file
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,8 @@ def describe(spec: ParamSpec, values: Mapping[str, Any]) -> Parameter:
 
 def read_config(config: Mapping[str, Any] | str | bytes | os.PathLike) -> ConfigReading:
     """Read a model's ``config.json`` as the app's "From a config.json" does
-    (:func:`posenc_core.hf_config.from_hf_config`): ``config`` is a dict, the JSON text (str or bytes), or the path
+    (:func:`posenc_core.models.hf_config.from_hf_config`): ``config`` is a dict, the JSON text (str or bytes), or the
+    path
     of the file. The reading's ``preset`` is the model; ``read`` and ``unread`` say what was and was not used."""
     if isinstance(config, os.PathLike) or (isinstance(config, str) and not config.lstrip().startswith("{")):
         path = Path(config).expanduser()

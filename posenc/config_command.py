@@ -4,7 +4,7 @@
     posenc config Qwen/Qwen2.5-7B-Instruct@main    # at a revision: a branch, tag or commit
     posenc config path/to/config.json --json       # machine-readable
 
-It prints what :func:`posenc_core.hf_config.from_hf_config` (the reader behind the app's "from a config.json"
+It prints what :func:`posenc_core.models.hf_config.from_hf_config` (the reader behind the app's "from a config.json"
 preset) made of the model: its name, position-encoding scheme, the parameters it set, the RoPE scaling, and
 notes on what it derived or could not read. Errors go to stderr with exit status 1.
 """
@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from posenc_core.hf_config import ConfigReading, from_hf_config, read_config_file
+from posenc_core.models.hf_config import ConfigReading, from_hf_config, read_config_file
 
 _NOT_PARAMETERS = ("name", "scheme", "source", "rope_scaling", "notes")
 _SHOWN_VALUES = 8  # a long per-layer list is shortened to its first values in the text output
@@ -62,7 +62,7 @@ def read(model: str) -> ConfigReading:
         return dataclasses.replace(reading, preset=preset)
     if model.endswith(".json") or path.is_dir():
         raise ValueError(f"{model!r} is not a config.json file (nor a folder holding one)")
-    from posenc_core.hub import read_model_config  # huggingface_hub is imported only for a model id
+    from posenc_core.models.hub import read_model_config  # huggingface_hub is imported only for a model id
 
     return read_model_config(model)
 

@@ -1,7 +1,7 @@
 """The positional-encoding schemes the project knows, one registered entry each.
 
-Everything that lists schemes reads this registry: a preset's ``scheme`` (:mod:`posenc_core.presets`), the
-config reader's guess from a ``model_type`` (:mod:`posenc_core.hf_config`), the schemes table on the Why page,
+Everything that lists schemes reads this registry: a preset's ``scheme`` (:mod:`posenc_core.models.presets`), the
+config reader's guess from a ``model_type`` (:mod:`posenc_core.models.hf_config`), the schemes table on the Why page,
 and the Compare page (which compares the registered schemes that have a Compare curve in their figure package).
 Adding a scheme is its core module, one ``register_scheme`` call here, its figure package, its page and its
 tests: see ``docs/ADDING_A_SCHEME.md``.

@@ -12,11 +12,11 @@ import pytest
 
 import posenc
 from posenc import api, i18n
+from posenc.drawing import export, registry
+from posenc.drawing.preset_params import params_from_preset
+from posenc.drawing.theme import SIZES
 from posenc.export import cli
-from posenc.figures import export, registry
-from posenc.figures.preset_params import params_from_preset
-from posenc.figures.theme import SIZES
-from posenc_core.presets import PRESETS
+from posenc_core.models.presets import PRESETS
 
 EXAMPLE_CONFIG = Path(__file__).resolve().parents[1] / "examples" / "llama-3.1-8b-config.json"
 

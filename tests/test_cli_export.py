@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from posenc.figures import export
+from posenc.drawing import export
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -22,7 +22,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
 
 def test_list_names_every_figure():
     from posenc import figures  # noqa: F401
-    from posenc.figures.registry import FIGURES
+    from posenc.drawing.registry import FIGURES
 
     listed = run_cli("list")
     assert listed.returncode == 0, listed.stderr
@@ -74,7 +74,7 @@ def test_a_size_preset_sets_the_page_and_the_name_and_kaleido_stays_quiet(tmp_pa
 
 def test_exported_data_equal_what_the_app_builds(tmp_path):
     from posenc import figures  # noqa: F401
-    from posenc.figures import registry
+    from posenc.drawing import registry
 
     assert (
         run_cli("why-attention", "--set", "embedding_dim=32", "--format", "npy", "--out", str(tmp_path)).returncode == 0

@@ -10,7 +10,7 @@ import pytest
 
 from posenc import read_config
 from posenc.config_command import main
-from posenc_core.hf_config import from_hf_config
+from posenc_core.models.hf_config import from_hf_config
 from tests.hub_fixture import serve_hub
 
 CONFIGS = Path(__file__).resolve().parent / "fixtures" / "configs"

@@ -8,7 +8,7 @@
 
 Images are drawn on the page of a size preset (--size): screen (1200 px wide, as in the app), slide (16:9,
 13.33 x 7.5 in; PNG 1920 x 1080), column (3.5 in, 9 pt text) or two-columns (7 in); a PDF's page is that size.
-The figures are built by the same registry as the app (:mod:`figures.registry`), so a file equals what the
+The figures are built by the same registry as the app (:mod:`drawing.registry`), so a file equals what the
 app shows for the same parameters. One browser is started for the whole call, not one per file.
 """
 
@@ -23,11 +23,11 @@ from posenc import (
     figures,  # noqa: F401  (registers every figure)
     i18n,
 )
-from posenc.figures import export, registry
-from posenc.figures.params import PARAMS
-from posenc.figures.preset_params import params_from_preset
-from posenc.figures.theme import SIZES
-from posenc_core import presets
+from posenc.drawing import export, registry
+from posenc.drawing.params import PARAMS
+from posenc.drawing.preset_params import params_from_preset
+from posenc.drawing.theme import SIZES
+from posenc_core.models import presets
 
 
 class CliError(Exception):

@@ -1,16 +1,15 @@
-"""Pure Plotly figure builders (no Streamlit): arrays and parameters in, ``go.Figure`` out.
+"""Pure Plotly figure builders (no Streamlit): arrays and parameters in, ``go.Figure`` out. One package per family
+(``figures/sinusoidal/``, ``figures/rope/``, ...); what they all draw with (the registries, the theme, export) is in
+:mod:`posenc.drawing`.
 
-One package per family (``figures/sinusoidal/``, ``figures/rope/``, ...); at the top, what every family uses: the
-parameter registry (:mod:`figures.params`, shared parameters in :mod:`figures.common_params`), the figure
-registry (:mod:`figures.registry`), the theme, the shared building blocks (:mod:`figures.common`,
-:mod:`figures.shown`) and export. Importing this package registers every family: each family's ``params``
-module first (a figure may use any family's parameters), then its figure modules.
+Importing this package registers every family: each family's ``params`` module first (a figure may use any
+family's parameters), then its figure modules.
 """
 
 import importlib
 import pkgutil
 
-from posenc.figures import common_params  # noqa: F401  (shared parameters first)
+from posenc.drawing import common_params  # noqa: F401  (shared parameters first)
 
 FAMILIES = tuple(module.name for module in pkgutil.iter_modules(__path__) if module.ispkg)
 

@@ -24,12 +24,12 @@ AREAS: dict[str, tuple[str, ...]] = {
         "posenc/lessons/",
         "posenc/ui/lesson",
         "posenc/ui/presenter.py",
-        "posenc/figures/lessons.py",
-        "posenc/figures/lesson_answers.py",
+        "posenc/lessons/reader.py",
+        "posenc/lessons/answers.py",
     ),
 }
-COMMON = "common"  # app.py, posenc/ui/, posenc/figures/*.py, posenc/i18n/ and anything not above
-SOURCE_ROOTS = ("app.py", "pages", "posenc/ui", "posenc/figures", "posenc/i18n", "posenc/lessons")
+COMMON = "common"  # app.py, posenc/ui/, posenc/drawing/, posenc/i18n/ and anything not above
+SOURCE_ROOTS = ("app.py", "pages", "posenc/ui", "posenc/figures", "posenc/drawing", "posenc/i18n", "posenc/lessons")
 
 
 def area_of(path: str) -> str:

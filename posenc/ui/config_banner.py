@@ -9,7 +9,7 @@ from typing import Any
 
 import streamlit as st
 
-from posenc.figures.preset_params import params_from_preset, same_positions_as
+from posenc.drawing.preset_params import params_from_preset, same_positions_as
 from posenc.i18n import _
 from posenc.ui import echo, state
 

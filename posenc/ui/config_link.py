@@ -9,7 +9,7 @@ import binascii
 import zlib
 
 from posenc.i18n import _
-from posenc_core.hf_config import MAX_CONFIG_BYTES  # a decoded config larger than the reader takes is refused
+from posenc_core.models.hf_config import MAX_CONFIG_BYTES  # a decoded config larger than the reader takes is refused
 
 MAX_LINK_CHARS = 6000  # the ?config= value; browsers and servers take URLs of 8 KB and more
 

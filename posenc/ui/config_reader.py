@@ -1,5 +1,5 @@
 """The sidebar's config.json reader: a model's config uploaded, fetched by Hugging Face id (``?model=``) or pasted
-(``?config=``), read by ``posenc_core.hf_config.from_hf_config`` and made the preset.
+(``?config=``), read by ``posenc_core.models.hf_config.from_hf_config`` and made the preset.
 
 A config over ``MAX_CONFIG_BYTES`` is refused before it is parsed; a config is parsed once per content (cached by
 its SHA-256); a refused one is a message in place and takes the previous reading away, so no page keeps values
@@ -15,7 +15,7 @@ import streamlit as st
 
 from posenc.i18n import _
 from posenc.ui import config_banner, config_link, echo, model_id, state
-from posenc_core.hf_config import MAX_CONFIG_BYTES, ConfigReading, from_hf_config
+from posenc_core.models.hf_config import MAX_CONFIG_BYTES, ConfigReading, from_hf_config
 
 SHOWN_ITEMS = 5  # items of a long list shown under "What was read"; the rest is counted
 SHOWN_CHARS = 200  # characters of a long text shown there

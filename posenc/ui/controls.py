@@ -15,7 +15,7 @@ from typing import Any
 
 import streamlit as st
 
-from posenc.figures.params import PARAMS, ParamSpec
+from posenc.drawing.params import PARAMS, ParamSpec
 from posenc.i18n import _
 from posenc.ui import echo, link, state
 

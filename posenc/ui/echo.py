@@ -7,7 +7,7 @@ markdown's active characters are escaped with a backslash (CommonMark escapes an
 0.31, "Backslash escapes"), line breaks become spaces (no block: heading, list, table, code), and the autolink
 literals GitHub's markdown finds in plain text (``http://``, ``www.``, ``name@host``; Ref: GFM spec, "Autolinks
 (extension)", which remark-gfm applies after escapes are read) get an invisible zero-width space that breaks them.
-An echo is at most :data:`MAX_ECHO` characters (the values in it are shortened first: ``figures.plain_text``).
+An echo is at most :data:`MAX_ECHO` characters (the values in it are shortened first: ``drawing.plain_text``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import re
 
 import streamlit as st
 
-from posenc.figures.plain_text import shorten
+from posenc.drawing.plain_text import shorten
 
 MAX_ECHO = 800  # characters of an echoed message, escapes included
 _ACTIVE = re.compile(r"[\\`*\[\]<>|~$&#{}]")  # escaped wherever they stand (an image's "!" needs its "[")

@@ -12,9 +12,9 @@ from functools import partial
 import streamlit as st
 
 from posenc import i18n
-from posenc.figures import export
-from posenc.figures.registry import FigureResult
-from posenc.figures.theme import PIXELS_PER_INCH, PRINT_DPI, SIZES
+from posenc.drawing import export
+from posenc.drawing.registry import FigureResult
+from posenc.drawing.theme import PIXELS_PER_INCH, PRINT_DPI, SIZES
 from posenc.i18n import N_, _
 
 LABELS = {  # shown translated

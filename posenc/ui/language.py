@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from posenc import i18n
-from posenc.figures.plain_text import shorten
+from posenc.drawing.plain_text import shorten
 from posenc.i18n import _
 from posenc.ui import echo, link, state
 

@@ -1,7 +1,7 @@
 """The Lessons page's view: the lesson picker, one step at a time (its text, the prediction, the live figure at the
 step's parameters, the check question), Previous/Next with the ← and → keys, and the link to the step
 (``?lesson=rotary&step=4&lang=ko``). The lessons themselves are data (``lessons/*.toml``, read by
-:mod:`figures.lessons`).
+:mod:`lessons.reader`).
 
 A step is a new screen: every widget and expander that reveals something is keyed by the step, so nothing opened on
 one step is open on the next; a small script of our own (:mod:`ui.lesson_script`) scrolls a new step to its top, brings
@@ -19,11 +19,11 @@ from pathlib import Path
 import streamlit as st
 
 from posenc import i18n
-from posenc.figures import registry
-from posenc.figures.lessons import LESSONS_DIR, Lesson, Step, load_lessons
-from posenc.figures.params import PARAMS
-from posenc.figures.plain_text import shorten
+from posenc.drawing import registry
+from posenc.drawing.params import PARAMS
+from posenc.drawing.plain_text import shorten
 from posenc.i18n import _
+from posenc.lessons.reader import LESSONS_DIR, Lesson, Step, load_lessons
 from posenc.ui import echo, lesson_script, presenter, show
 
 LESSON, STEP = "lesson", "step"  # the link's parameters (step counts from 1)

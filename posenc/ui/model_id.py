@@ -1,7 +1,7 @@
 """Models by Hugging Face id in the app: the sidebar's model-id box (bound to ``?model=``) and the Learned page's
 position table by id (bound to ``?table_model=`` and ``?table_tensor=``).
 
-Fetches go through :mod:`posenc_core.hub` and :mod:`posenc_core.hub_tables` (HF_ENDPOINT, HF_TOKEN and the
+Fetches go through :mod:`posenc_core.models.hub` and :mod:`posenc_core.models.hub_tables` (HF_ENDPOINT, HF_TOKEN and the
 Hugging Face cache apply) and are cached per id, revision and endpoint with ``st.cache_data``; a failure is never
 cached, so a retry after fixing the network or the token fetches again. Every error shows in place as a message.
 """
@@ -14,11 +14,11 @@ import streamlit as st
 import torch
 
 from posenc import i18n
-from posenc.figures.plain_text import shorten
+from posenc.drawing.plain_text import shorten
 from posenc.i18n import N_, _
 from posenc.ui import echo, link, tables
-from posenc_core import hub, hub_tables
-from posenc_core.hf_config import ConfigReading
+from posenc_core.models import hub, hub_tables
+from posenc_core.models.hf_config import ConfigReading
 
 CONFIG_KEY, CONFIG_QUERY = "config_model", "model"
 TABLE_KEY, TABLE_QUERY, TENSOR_KEY, TENSOR_QUERY = "table_model", "table_model", "table_tensor", "table_tensor"

@@ -3,7 +3,7 @@
 Figures are drawn in the sidebar's style, except that the default screen style becomes its dark variant when the
 reader's Streamlit theme is dark (:func:`screen_style`); exports keep the chosen style.
 
-A figure not built before first takes its frame (``figures.common.placeholder``: title and "Computing…"), sent
+A figure not built before first takes its frame (``drawing.common.placeholder``: title and "Computing…"), sent
 before the computation starts. The browser sees a chart at once, so it loads and starts plotly.js (about a second
 on a slow machine) while the server computes, instead of afterwards.
 """
@@ -18,14 +18,14 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from posenc import i18n
-from posenc.figures import code, registry
-from posenc.figures.cache import BoundedCache, budget_from_environment
-from posenc.figures.common import placeholder
-from posenc.figures.export_grid import respace
-from posenc.figures.export_layout import fit_to_width
-from posenc.figures.phone_fit import PLOTLY_HEIGHT, SCREENS
-from posenc.figures.text_wrap import unwrapped_title, wrap
-from posenc.figures.theme import BASE_FONT_SIZE, DARK_SCREEN_STYLE, SIZES, TEMPLATE_MARGIN, apply_style, screen_size
+from posenc.drawing import code, registry
+from posenc.drawing.cache import BoundedCache, budget_from_environment
+from posenc.drawing.common import placeholder
+from posenc.drawing.export_grid import respace
+from posenc.drawing.export_layout import fit_to_width
+from posenc.drawing.phone_fit import PLOTLY_HEIGHT, SCREENS
+from posenc.drawing.text_wrap import unwrapped_title, wrap
+from posenc.drawing.theme import BASE_FONT_SIZE, DARK_SCREEN_STYLE, SIZES, TEMPLATE_MARGIN, apply_style, screen_size
 from posenc.i18n import _
 from posenc.ui import echo, presenter, run_marker, state
 from posenc.ui.export_menu import export_menu
@@ -33,7 +33,7 @@ from posenc.ui.export_menu import export_menu
 MODEBAR = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
 PLACEHOLDER_CONFIG = {"staticPlot": True, "displayModeBar": False}
 FIGURES = BoundedCache(budget_from_environment())
-"""Every figure built in this process, shared read-only by all sessions, bounded in bytes (figures.cache)."""
+"""Every figure built in this process, shared read-only by all sessions, bounded in bytes (drawing.cache)."""
 BOX_WIDTH = 650
 """px: the width a figure is laid out for when a caller gives it a box in presenter mode (a lesson's figure beside
 its words on a 1280 px wide screen; a wider screen only leaves its title more room than it needs)."""
@@ -47,7 +47,7 @@ def build_uncached(
     figure_id: str, params_json: str, style: str, lang: str, screen: str = "desktop"
 ) -> tuple[registry.FigureResult, go.Figure]:
     """Build one (figure, parameters, style, language): the result (what exports lay out for their own page) and
-    the figure as the app draws it on ``screen`` ("phone" or "desktop": :data:`figures.phone_fit.SCREENS`)."""
+    the figure as the app draws it on ``screen`` ("phone" or "desktop": :data:`drawing.phone_fit.SCREENS`)."""
     with i18n.language(lang):
         result = registry.build(figure_id, json.loads(params_json), style=style)
         return result, SCREENS[screen](go.Figure(result.figure))
@@ -159,7 +159,7 @@ def notes(result: registry.FigureResult) -> None:
 def fit_to_box(fig: go.Figure, style: str, width: int, height: int) -> go.Figure:
     """A copy of ``fig`` (drawn in ``style``) laid out for a box ``width`` px wide and at most ``height`` px tall:
     the legend under the plot, the subplot and axis titles wrapped to their columns
-    (:func:`figures.export_layout.fit_to_width`), the title wrapped to the width with a top margin that holds it.
+    (:func:`drawing.export_layout.fit_to_width`), the title wrapped to the width with a top margin that holds it.
     Where the text would leave the plots less than :data:`PLOT_SHARE` of the height, it is made smaller (down to
     :data:`SMALLEST_TEXT` of the style's size), so that a tall figure of several rows still reads in the box."""
     scale = 1.0
@@ -199,7 +199,7 @@ def _wrap_title(fig: go.Figure, width: int) -> None:
 
 def code_expander(figure_id: str, params: Mapping[str, Any]) -> None:
     """A closed expander with the few lines of NumPy/PyTorch that compute the figure's data for ``params``
-    (``figures.code``), when the figure has a snippet; its code is drawn only while the reader has it open."""
+    (``drawing.code``), when the figure has a snippet; its code is drawn only while the reader has it open."""
     key = (figure_id, json.dumps(params, sort_keys=True, default=_jsonable))
     try:
         snippet = SNIPPETS.get_or_build(key, lambda: code.snippet_for(figure_id, params))

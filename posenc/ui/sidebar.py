@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from posenc.figures.params import PARAMS
-from posenc.figures.plain_text import quoted
+from posenc.drawing.params import PARAMS
+from posenc.drawing.plain_text import quoted
 from posenc.i18n import _
 from posenc.ui import config_reader, echo, language, link, model_id, state
 from posenc_core.device import available_devices, resolve_device

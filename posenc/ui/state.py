@@ -6,10 +6,10 @@ from typing import Any
 
 import streamlit as st
 
-from posenc.figures.params import PARAMS
-from posenc.figures.preset_params import params_from_preset
+from posenc.drawing.params import PARAMS
+from posenc.drawing.preset_params import params_from_preset
 from posenc.i18n import _
-from posenc_core import presets
+from posenc_core.models import presets
 
 CUSTOM = "custom"
 FROM_CONFIG = "config"

@@ -11,7 +11,7 @@ import streamlit as st
 from posenc.figures.learned.sources import TableStore, Upload
 from posenc.i18n import _
 from posenc.ui import link
-from posenc_core.learned import MAX_TABLE_ELEMENTS
+from posenc_core.encodings.learned import MAX_TABLE_ELEMENTS
 
 STORE_KEY, READ_KEY, QUERY = "learned_tables", "learned_table_read", "upload_sha256"
 

@@ -25,7 +25,7 @@ from posenc.i18n import LANGUAGES
 from posenc.ui.navigation import PAGES
 from posenc.ui.sections import ALL
 from posenc.ui.sections import KEY as SECTION
-from posenc_core.presets import PRESETS
+from posenc_core.models.presets import PRESETS
 
 LEVELS = ("all", "pages", "off")
 SESSION_TIMEOUT_S = 120.0
@@ -146,7 +146,7 @@ def _wait_and_warm(base_url: str, how_much: str, wait_s: float) -> None:
 
 def settle_heap() -> dict[str, float]:
     """Pin what the warm-up built in the figure cache, up to half its budget, the pages' defaults first
-    (:meth:`posenc.figures.cache.BoundedCache.pin`, which drops the rest); collect once; then move every object
+    (:meth:`posenc.drawing.cache.BoundedCache.pin`, which drops the rest); collect once; then move every object
     still alive (the modules, torch, Plotly, the pinned figures) out of the reach of Python's cyclic garbage
     collector (:func:`gc.freeze`), so its full collections scan only what sessions allocate since.
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bench.app_server import CHROMIUM_ARGS, ROOT, running_app
-from posenc.figures.export import find_browser
+from posenc.drawing.export import find_browser
 
 SCREENSHOTS = Path(os.environ.get("POSENC_SCREENSHOTS", ROOT / "build" / "screenshots"))
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from posenc.figures.lessons import load_lessons
+from posenc.lessons.reader import load_lessons
 from tests.browser.conftest import SCREENSHOTS
 from tests.browser.helpers import exceptions_on_page, runs, wait_until_drawn
 from tests.prose import cjk_share, english_runs

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from posenc.figures.params import PARAMS
+from posenc.drawing.params import PARAMS
 from tests.browser.helpers import exceptions_on_page, runs, wait_until_drawn
 from tests.pages.test_navigation import NAMED, PASTED
 from tests.pages.test_navigation import opened_with as opened_in_apptest

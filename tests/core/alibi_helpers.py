@@ -1,4 +1,5 @@
-"""Slow ALiBi oracles shared by the posenc_core.alibi tests, transcribed from the paper and the reference code."""
+"""Slow ALiBi oracles shared by the posenc_core.encodings.alibi tests, transcribed from the paper and the reference
+code."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ import math
 
 import torch
 
-from posenc_core import rope_scaling
+from posenc_core.rope import scaling as rope_scaling
 
 F64 = torch.float64
 

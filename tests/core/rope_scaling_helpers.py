@@ -1,10 +1,10 @@
-"""Shared by the posenc_core.rope_scaling tests: HF's LlamaConfig defaults, scaling blocks, the ``rope`` shorthand."""
+"""Shared by the posenc_core.rope.scaling tests: HF's LlamaConfig defaults, scaling blocks, the ``rope`` shorthand."""
 
 from __future__ import annotations
 
 import torch
 
-from posenc_core.rope_scaling import inv_freq
+from posenc_core.rope.scaling import inv_freq
 
 # HF LlamaConfig() defaults used by HF's tests: head_dim 4096/32 = 128, rope_theta 1e4, max_position_embeddings 2048.
 LLAMA = {"head_dim": 128, "base": 10000.0, "max_position_embeddings": 2048}

@@ -1,4 +1,5 @@
-"""Shared by the posenc_core.sinusoidal tests: slow oracles written from the papers, one loop per formula, and F64."""
+"""Shared by the posenc_core.encodings.sinusoidal tests: slow oracles written from the papers, one loop per formula,
+and F64."""
 
 from __future__ import annotations
 

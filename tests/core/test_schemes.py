@@ -3,7 +3,7 @@
 import pytest
 
 from posenc_core import schemes
-from posenc_core.hf_config import from_hf_config
+from posenc_core.models.hf_config import from_hf_config
 from posenc_core.schemes import FACT_COLUMNS, SCHEMES, Scheme, register_scheme
 
 

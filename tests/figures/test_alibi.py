@@ -5,8 +5,8 @@ import pytest
 import torch
 
 from posenc import figures  # noqa: F401
-from posenc.figures import registry
-from posenc_core import alibi
+from posenc.drawing import registry
+from posenc_core.encodings import alibi
 
 LARGEST = {"n_heads": 128, "seq_len": 1_048_576, "heads": (0, 42, 100, 127), "mass": 0.999}
 

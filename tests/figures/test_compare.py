@@ -5,10 +5,12 @@ import pytest
 import torch
 
 from posenc import figures  # noqa: F401
-from posenc.figures import registry
+from posenc.drawing import registry
 from posenc.figures.compare import items
 from posenc.figures.compare.metrics import comparison_rows
-from posenc_core import alibi, learned, metrics, presets, relative, rope, schemes
+from posenc_core import rope, schemes
+from posenc_core.encodings import alibi, learned, metrics, relative
+from posenc_core.models import presets
 
 LARGEST = {"seq_len": 1_048_576, "d_model": 8192, "head_dim": 512}
 
@@ -218,7 +220,7 @@ def test_a_compare_curve_needs_a_registered_scheme():
 
 def test_the_schemes_help_shows_the_example_the_control_starts_with():
     """The help is one translatable message, so it spells the example out: it must stay ``items.EXAMPLE``."""
-    from posenc.figures.params import PARAMS
+    from posenc.drawing.params import PARAMS
 
     assert PARAMS["schemes"].help.endswith("Example: " + items.EXAMPLE)
     assert PARAMS["schemes"].default == items.EXAMPLE

@@ -6,9 +6,10 @@ import pytest
 import torch
 
 from posenc import figures  # noqa: F401  (registers every figure)
-from posenc.figures import registry
+from posenc.drawing import registry
 from posenc.figures.context.angles import chosen_pairs
-from posenc_core import rope, rope_scaling
+from posenc_core import rope
+from posenc_core.rope import scaling as rope_scaling
 
 
 def build(**overrides):

@@ -2,8 +2,8 @@ import numpy as np
 import pytest
 
 from posenc import figures  # noqa: F401  (registers every figure)
-from posenc.figures import registry
-from posenc_core import rope_bounds
+from posenc.drawing import registry
+from posenc_core.rope import bounds as rope_bounds
 
 
 def build(**overrides):

@@ -4,8 +4,10 @@ import plotly.graph_objects as go
 import pytest
 
 from posenc import figures  # noqa: F401  (registers every figure and parameter)
-from posenc.figures import registry
-from posenc.figures.common import mark
+from posenc.drawing import registry
+from posenc.drawing.common import mark
+from posenc.drawing.params import PARAMS
+from posenc.drawing.preset_params import params_from_preset
 from posenc.figures.context.variants import (
     describe,
     extended_context,
@@ -14,10 +16,9 @@ from posenc.figures.context.variants import (
     scaling,
     variant_frequencies,
 )
-from posenc.figures.params import PARAMS
-from posenc.figures.preset_params import params_from_preset
-from posenc_core import presets, rope_scaling
-from posenc_core.rope_scaling_keys import SCALING_KEYS, keys_of
+from posenc_core.models import presets
+from posenc_core.rope import scaling as rope_scaling
+from posenc_core.rope.scaling_keys import SCALING_KEYS, keys_of
 
 PAGE_FIGURES = {
     "context-inv-freq",
@@ -118,7 +119,7 @@ def test_longrope_without_real_lists_is_an_error_when_it_is_the_chosen_variant()
 
 @pytest.mark.parametrize("rope_type", ["yarn", "llama3"])
 def test_every_scalar_key_of_a_type_is_a_control_with_the_cores_default(rope_type):
-    """The page's controls come from the core's list of keys (posenc_core.rope_scaling_keys), not a copy."""
+    """The page's controls come from the core's list of keys (posenc_core.rope.scaling_keys), not a copy."""
     for name in keys_of(rope_type):
         key = SCALING_KEYS[name]
         if key.kind == "floats" or name in ("attention_factor", "rope_theta"):

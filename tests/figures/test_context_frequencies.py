@@ -4,9 +4,11 @@ import numpy as np
 import pytest
 
 from posenc import figures  # noqa: F401  (registers every figure)
-from posenc.figures import registry
+from posenc.drawing import registry
 from posenc.figures.context.variants import VARIANT_LABELS
-from posenc_core import presets, rope, rope_scaling
+from posenc_core import rope
+from posenc_core.models import presets
+from posenc_core.rope import scaling as rope_scaling
 
 LARGEST = {
     "head_dim": 512,

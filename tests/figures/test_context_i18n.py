@@ -8,11 +8,11 @@ from posenc import (
     figures,  # noqa: F401  (registers every figure and parameter)
     i18n,
 )
-from posenc.figures import registry
+from posenc.drawing import registry
+from posenc.drawing.params import PARAMS
 from posenc.figures.context.methods import CELL_TEXTS, COLUMN_LABELS, translated_rows
 from posenc.figures.context.params import HELP_TEXTS, SCALING_KEY_PARAMS
-from posenc.figures.params import PARAMS
-from posenc_core.rope_methods import COLUMNS, methods_table
+from posenc_core.rope.methods import COLUMNS, methods_table
 
 NAMES_ONLY = {"YaRN", "LongRoPE", "Llama 3.1", "Phi-3 mini/medium 128k, Phi-3.5", "1"}  # shown as they are
 

@@ -2,8 +2,9 @@ import numpy as np
 import pytest
 
 from posenc import figures  # noqa: F401  (registers every figure)
-from posenc.figures import registry
-from posenc_core import rope_scaling, rope_yarn
+from posenc.drawing import registry
+from posenc_core.rope import scaling as rope_scaling
+from posenc_core.rope import yarn as rope_yarn
 
 LARGEST = {"head_dim": 512, "base": 1e12, "factor": 64.0, "seq_len": 1_048_576}
 LARGEST |= {"original_max_position_embeddings": 1_048_576}

@@ -10,11 +10,11 @@ import pytest
 import torch
 
 from posenc import figures  # noqa: F401  (registers every family)
-from posenc.figures import registry
+from posenc.drawing import registry
 from posenc.figures.layers import notes
 from posenc.figures.layers.params import LAYERED, MODEL_NAMES, MODEL_SOURCES
-from posenc_core import rope_scaling
-from posenc_core.presets import PRESETS, layer_rope_inputs
+from posenc_core.models.presets import PRESETS, layer_rope_inputs
+from posenc_core.rope import scaling as rope_scaling
 
 
 def build(model: str):

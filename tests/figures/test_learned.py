@@ -11,12 +11,12 @@ from posenc import (
     figures,  # noqa: F401  (registers every figure)
     i18n,
 )
-from posenc.figures import registry
+from posenc.drawing import registry
+from posenc.drawing.params import PARAMS
 from posenc.figures.learned import sources as learned_sources
 from posenc.figures.learned.params import installed_sources, missing_builtins, opening_source
 from posenc.figures.learned.versus import COMPARED, comparison_rows
-from posenc.figures.params import PARAMS
-from posenc_core import learned, metrics, sinusoidal
+from posenc_core.encodings import learned, metrics, sinusoidal
 
 FIGURE_IDS = [figure_id for figure_id, spec in registry.FIGURES.items() if spec.page == "learned"]
 MINILM = "all-MiniLM-L6-v2"

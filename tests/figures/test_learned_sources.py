@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from posenc import figures  # noqa: F401  (registers every figure)
-from posenc.figures import registry
+from posenc.drawing import registry
 from posenc.figures.learned import sources
 from tests.hostile_tables import npy_bytes
 

@@ -6,11 +6,13 @@ import pytest
 import torch
 
 from posenc import figures  # noqa: F401
-from posenc.figures import registry
+from posenc.drawing import registry
+from posenc.drawing.params import PARAMS
+from posenc.drawing.preset_params import params_from_preset
 from posenc.figures.mrope.segments import parse_segments
-from posenc.figures.params import PARAMS
-from posenc.figures.preset_params import params_from_preset
-from posenc_core import mrope, presets, rope
+from posenc_core import rope
+from posenc_core.models import presets
+from posenc_core.rope import mrope
 
 SPEC = (
     "text:3,image:1x4x6,text:2"  # docs/REFERENCE_NUMBERS.md §3: [t, t, <vs>, 6×<img>, <ve>, t], grid (1, 4, 6), merge 2

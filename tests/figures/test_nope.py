@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from posenc import figures  # noqa: F401  (registers every family)
-from posenc.figures import registry
+from posenc.drawing import registry
 from posenc.figures.nope import notes
 from posenc.figures.nope.llama4 import curve_positions
-from posenc_core import attention_sink, nope
+from posenc_core.encodings import attention_sink, nope
 
 IDS = ("nope-causal-norm", "nope-position-readout", "nope-llama4-layers", "nope-llama4-temperature", "sink-cache-grid")
 LARGEST = {
@@ -91,7 +91,7 @@ def test_the_cache_grid_equals_the_core_row_by_row():
 
 
 def test_the_exported_table_names_its_columns():
-    from posenc.figures.export import data_to_csv
+    from posenc.drawing.export import data_to_csv
 
     _, result = build("sink-cache-grid", stream_len=10, n_sink=1, sink_window=2)
     lines = data_to_csv(result.data).decode().splitlines()

@@ -3,10 +3,10 @@ import pytest
 import torch
 
 from posenc import figures  # noqa: F401
-from posenc.figures import registry
+from posenc.drawing import registry
 from posenc.figures.real_attention import model
 from posenc.figures.real_attention.notes import notice_points
-from posenc_core import encoder_attention, wordpiece
+from posenc_core.teaching import encoder_attention, wordpiece
 
 FIGURE = "real-attention-first-tokens"
 FOLDER = encoder_attention.builtin_encoder_folder()
@@ -80,7 +80,7 @@ def test_without_the_weights_the_figure_says_how_to_install_them(monkeypatch):
 
 def test_the_help_states_the_token_limit():
     """The help is one translatable message, so it spells the limit out: it must stay MAX_TOKENS."""
-    from posenc.figures.params import PARAMS
+    from posenc.drawing.params import PARAMS
     from posenc.figures.real_attention.params import MAX_TOKENS
 
     assert f"at most {MAX_TOKENS} tokens" in PARAMS["attention_text"].help

@@ -8,9 +8,9 @@ from posenc import (
     figures,  # noqa: F401
     i18n,
 )
-from posenc.figures import registry
+from posenc.drawing import registry
 from posenc.figures.relative.t5 import bucket_segments, t5_bucket_table
-from posenc_core import relative
+from posenc_core.encodings import relative
 
 LARGEST = {"seq_len": 1_048_576, "clip_distance": 1_048_576, "num_buckets": 1024, "max_distance": 1_048_576}
 

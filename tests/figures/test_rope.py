@@ -5,8 +5,9 @@ import pytest
 import torch
 
 from posenc import figures  # noqa: F401  (registers every figure)
-from posenc.figures import registry
-from posenc_core import rope, rope_bounds
+from posenc.drawing import registry
+from posenc_core import rope
+from posenc_core.rope import bounds as rope_bounds
 
 LARGEST = {"seq_len": 1_048_576, "head_dim": 512, "base": 1e6}
 NEOX = {"head_dim": 96, "partial_rotary_factor": 0.25, "seq_len": 2048}

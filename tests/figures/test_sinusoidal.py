@@ -8,11 +8,11 @@ import pytest
 import torch
 
 from posenc import figures  # noqa: F401  (registers every figure)
-from posenc.figures import registry
-from posenc.figures.params import PARAMS
+from posenc.drawing import registry
+from posenc.drawing.params import PARAMS
+from posenc.drawing.theme import DIVERGING_SCALE, SEQUENTIAL_SCALE
 from posenc.figures.sinusoidal.linear_map import LINEAR_MAP_MAX_D
-from posenc.figures.theme import DIVERGING_SCALE, SEQUENTIAL_SCALE
-from posenc_core import metrics, sinusoidal
+from posenc_core.encodings import metrics, sinusoidal
 
 LARGEST = {"seq_len": 1_048_576, "d_model": 8192}
 FIGURE_IDS = [figure_id for figure_id, spec in registry.FIGURES.items() if spec.page == "sinusoidal"]

@@ -2,8 +2,9 @@ import numpy as np
 import pytest
 
 from posenc import figures  # noqa: F401
-from posenc.figures import registry
-from posenc_core import binary_counter, sinusoidal
+from posenc.drawing import registry
+from posenc_core.encodings import sinusoidal
+from posenc_core.teaching import binary_counter
 
 FIGURE = "sinusoidal-binary-counter"
 

@@ -10,10 +10,12 @@ import pytest
 import torch
 
 from posenc import figures  # noqa: F401  (registers every figure)
-from posenc.figures import registry
+from posenc.drawing import registry
 from posenc.figures.vision import notes
 from posenc.figures.vision.params import RESIZE_CHANNELS
-from posenc_core import sampling, vision, vision_rope
+from posenc_core import sampling
+from posenc_core.encodings import vision
+from posenc_core.rope import vision as vision_rope
 
 F64 = torch.float64
 LARGEST = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from posenc import figures  # noqa: F401  (registers every family)
-from posenc.figures import code, registry
+from posenc.drawing import code, registry
 
 SETTINGS = [
     ("vision-sincos-table", {"grid_h": 40, "grid_w": 33, "embed_dim": "1280", "cls_token": True}),

@@ -5,9 +5,9 @@ from posenc import (
     figures,  # noqa: F401
     i18n,
 )
-from posenc.figures import registry
+from posenc.drawing import registry
 from posenc.figures.why.attention import EXAMPLE_SENTENCES, example_pair
-from posenc_core.tokens import split_tokens
+from posenc_core.teaching.tokens import split_tokens
 
 
 def _build(**overrides):

@@ -3,9 +3,9 @@ import pytest
 import torch
 
 from posenc import figures  # noqa: F401
-from posenc.figures import registry
+from posenc.drawing import registry
 from posenc.figures.why.recurrent import shared_prefix
-from posenc_core import attention, recurrent
+from posenc_core.teaching import attention, recurrent
 
 
 def _build(figure_id, **overrides):

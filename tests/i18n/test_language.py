@@ -93,7 +93,7 @@ def test_n_marks_without_translating():
         ("posenc/figures/real_attention/model.py", "nope"),
         ("posenc/ui/lesson_view.py", "lessons"),
         ("posenc/ui/show.py", COMMON),
-        ("posenc/figures/params.py", COMMON),
+        ("posenc/drawing/params.py", COMMON),
         ("app.py", COMMON),
     ],
 )

@@ -1,6 +1,6 @@
 import numpy as np
 
-from posenc_core import alibi
+from posenc_core.encodings import alibi
 from tests.pages.conftest import (
     assert_healthy,
     caption_text,

@@ -1,7 +1,7 @@
 import math
 
-from posenc.figures.params import PARAMS
-from posenc_core.rope_scaling import ROPE_SCALING_FUNCTIONS
+from posenc.drawing.params import PARAMS
+from posenc_core.rope.scaling import ROPE_SCALING_FUNCTIONS
 from tests.pages.conftest import assert_healthy, chart_specs, open_page, payload_bytes, titles
 
 PAGE = "context_extension"

@@ -3,7 +3,7 @@ markdown text. Each is clamped or refused and announced, the page raises nothing
 place why one cannot be drawn), no element renders the value as markup (Streamlit's markdown or Plotly's HTML) and
 no echo is longer than :data:`posenc.ui.echo.MAX_ECHO`.
 
-Every registered parameter is attacked on a page whose figures use it (``figures.registry``: a figure's page and
+Every registered parameter is attacked on a page whose figures use it (``drawing.registry``: a figure's page and
 parameters), the sidebar's on every page. One link per page and kind of value holds the value in every parameter of
 the page (NaN, inf and -inf in turn; 10**40 and -10**40 in turn), so a page is opened once per kind, not once per
 parameter: each parameter still gets each kind, and ``tests/pages/test_links.py`` checks each control alone.
@@ -19,9 +19,9 @@ from markdown_it import MarkdownIt
 from streamlit.testing.v1 import AppTest
 
 from posenc import figures  # noqa: F401  (registers every parameter and figure)
-from posenc.figures.params import PARAMS
-from posenc.figures.plain_text import ECHO_CHARS
-from posenc.figures.registry import FIGURES
+from posenc.drawing.params import PARAMS
+from posenc.drawing.plain_text import ECHO_CHARS
+from posenc.drawing.registry import FIGURES
 from posenc.ui.echo import MAX_ECHO
 from tests.pages.conftest import ROOT, as_read, chart_specs, elements_by_key, open_page
 

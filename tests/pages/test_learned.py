@@ -6,7 +6,7 @@ import pytest
 import torch
 from safetensors.torch import save
 
-from posenc_core import learned
+from posenc_core.encodings import learned
 from tests.pages.conftest import assert_healthy, caption_text, chart_specs, control, open_page, payload_bytes, titles
 
 FIGURES = 5

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from posenc.figures.learned import sources
-from posenc_core.learned import MAX_TABLE_ELEMENTS
+from posenc_core.encodings.learned import MAX_TABLE_ELEMENTS
 from tests.hostile_tables import hostile_tables, npy_bytes, reset_peak, status_kib
 from tests.pages.conftest import assert_healthy, chart_specs, open_page, titles, warning_text
 

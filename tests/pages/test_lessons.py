@@ -8,8 +8,8 @@ import json
 import pytest
 
 from posenc import i18n
-from posenc.figures.lessons import load_lessons
-from posenc.figures.theme import SIZES, STYLES
+from posenc.drawing.theme import SIZES, STYLES
+from posenc.lessons.reader import load_lessons
 from posenc.ui import lesson_view, presenter, show
 from tests.pages.conftest import assert_healthy, open_page, warning_text
 from tests.prose import cjk_share, english_runs

@@ -18,7 +18,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from posenc import figures  # noqa: F401  (registers every parameter)
-from posenc.figures.params import PARAMS, ParamSpec
+from posenc.drawing.params import PARAMS, ParamSpec
 from posenc.ui.navigation import PAGES as NAVIGATION
 from tests.pages.conftest import ROOT, chart_specs, elements_by_key, error_texts, open_page, warning_text
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from posenc.figures.params import PARAMS
+from posenc.drawing.params import PARAMS
 from posenc.ui import config_link
 from posenc.ui.navigation import PAGE_NAMES
 from tests.pages.conftest import assert_healthy, elements_by_key, open_page

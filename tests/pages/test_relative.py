@@ -1,6 +1,6 @@
 import numpy as np
 
-from posenc_core import relative
+from posenc_core.encodings import relative
 from tests.pages.conftest import (
     assert_healthy,
     caption_text,

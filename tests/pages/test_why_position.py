@@ -1,6 +1,6 @@
 import pytest
 
-from posenc_core.tokens import split_tokens
+from posenc_core.teaching.tokens import split_tokens
 from tests.pages.conftest import assert_healthy, chart_specs, open_page
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from posenc.ui import config_link, config_reader
-from posenc_core.hf_config import MAX_CONFIG_BYTES
+from posenc_core.models.hf_config import MAX_CONFIG_BYTES
 from tests.pages.conftest import chart_specs, open_page
 
 CONFIGS = Path(__file__).resolve().parents[1] / "fixtures" / "configs"

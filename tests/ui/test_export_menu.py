@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from posenc import figures  # noqa: F401
-from posenc.figures import export, registry
+from posenc.drawing import export, registry
 from posenc.ui import export_menu
 from tests.pages.conftest import elements_by_key
 
@@ -17,7 +17,7 @@ FIGURE = "rope-wavelengths"
 
 
 def page() -> None:
-    from posenc.figures import registry  # registers every figure
+    from posenc.drawing import registry  # registers every figure
     from posenc.ui import show
 
     params, _ = registry.resolve_params("rope-wavelengths", {})
@@ -105,7 +105,7 @@ def test_without_a_browser_the_menu_disables_images_says_how_to_get_one_and_keep
 
 def korean_page() -> None:
     from posenc import i18n
-    from posenc.figures import registry  # registers every figure
+    from posenc.drawing import registry  # registers every figure
     from posenc.ui import show
 
     i18n.set_language("ko")

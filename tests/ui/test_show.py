@@ -9,9 +9,9 @@ import pytest
 from plotly.subplots import make_subplots
 from streamlit.testing.v1 import AppTest
 
-from posenc.figures import export, registry
-from posenc.figures.text_wrap import text_width_em
-from posenc.figures.theme import SIZES, apply_style
+from posenc.drawing import export, registry
+from posenc.drawing.text_wrap import text_width_em
+from posenc.drawing.theme import SIZES, apply_style
 from posenc.ui import show
 from tests.pages.conftest import assert_healthy, chart_specs, elements_by_key, open_page
 
@@ -87,7 +87,7 @@ def test_the_screen_style_turns_dark_with_the_theme_and_the_slide_styles_stay(ch
 
 def _rope_wavelengths() -> None:
     from posenc import figures  # noqa: F401
-    from posenc.figures import registry
+    from posenc.drawing import registry
     from posenc.ui import show
 
     params, _ = registry.resolve_params("rope-wavelengths", {"seq_len": 5003})  # a key no other test builds

@@ -15,7 +15,7 @@ from posenc.i18n import LANGUAGES
 from posenc.serve.stream_client import open_link, run
 from posenc.ui import warmup
 from posenc.ui.navigation import PAGES
-from posenc_core.presets import PRESETS
+from posenc_core.models.presets import PRESETS
 
 
 def test_the_links_cover_every_page_in_every_language_then_every_preset():
@@ -51,7 +51,7 @@ def test_off_starts_nothing(monkeypatch):
 
 
 def test_settling_the_heap_pins_the_warmed_figures_and_freezes_what_is_alive(monkeypatch):
-    from posenc.figures.cache import BoundedCache
+    from posenc.drawing.cache import BoundedCache
     from posenc.ui import show
 
     figures = BoundedCache(2**20)

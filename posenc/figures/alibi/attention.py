@@ -11,12 +11,12 @@ import plotly.graph_objects as go
 import torch
 from plotly.colors import sample_colorscale
 
+from posenc.drawing.common import as_array
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import COLORWAY, SEQUENTIAL_SCALE
 from posenc.figures.alibi.params import describe, head_slopes
-from posenc.figures.common import as_array
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import COLORWAY, SEQUENTIAL_SCALE
 from posenc.i18n import N_, _
-from posenc_core import alibi
+from posenc_core.encodings import alibi
 
 DISTANCE_POINTS = 160  # log-spaced distances per attention curve (128 heads x 160 points ~ 0.3 MB)
 

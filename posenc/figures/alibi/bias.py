@@ -9,13 +9,14 @@ from typing import Any
 import numpy as np
 from plotly.subplots import make_subplots
 
+from posenc.drawing.common import as_array
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.shown import shown_positions
+from posenc.drawing.theme import SEQUENTIAL_SCALE
 from posenc.figures.alibi.params import chosen_heads, describe, head_slopes, reference_span
-from posenc.figures.common import as_array
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.shown import shown_positions
-from posenc.figures.theme import SEQUENTIAL_SCALE
 from posenc.i18n import N_, _
-from posenc_core import alibi, sampling
+from posenc_core import sampling
+from posenc_core.encodings import alibi
 
 BIAS_CELLS = sampling.MAX_CELLS_PER_AXIS * sampling.MAX_CELLS_PER_AXIS  # cells of all shown heads together
 SPAN_MASS = 0.9  # the share of attention the aliasing note speaks of

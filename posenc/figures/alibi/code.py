@@ -9,11 +9,11 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from posenc.drawing.code import Snippet, assignments, code_block, figure_data, index_code, register_code
+from posenc.drawing.shown import shown_positions
 from posenc.figures.alibi.attention import DISTANCE_POINTS
 from posenc.figures.alibi.bias import BIAS_CELLS
 from posenc.figures.alibi.params import chosen_heads
-from posenc.figures.code import Snippet, assignments, code_block, figure_data, index_code, register_code
-from posenc.figures.shown import shown_positions
 from posenc_core import sampling
 
 SLOPES = """

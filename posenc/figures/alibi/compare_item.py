@@ -8,7 +8,7 @@ from typing import Any
 
 import torch
 
-from posenc.figures.common_params import MAX_HEADS
+from posenc.drawing.common_params import MAX_HEADS
 from posenc.figures.compare.items import (
     CompareCurve,
     CompareItem,
@@ -19,7 +19,7 @@ from posenc.figures.compare.items import (
     work_device_dtype,
 )
 from posenc.i18n import _
-from posenc_core import alibi
+from posenc_core.encodings import alibi
 
 DEFAULT_HEADS = 8  # plain "alibi": Press et al.'s 8-head example
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import torch
 
-from posenc.figures.common_params import MAX_HEADS
-from posenc.figures.params import ParamSpec, index_below, register_param
+from posenc.drawing.common_params import MAX_HEADS
+from posenc.drawing.params import ParamSpec, index_below, register_param
 from posenc.i18n import N_, _
-from posenc_core import alibi
+from posenc_core.encodings import alibi
 
 MAX_PANELS = 16  # bias panels one figure draws: 4 x 4 of 128 x 128 cells each at most
 

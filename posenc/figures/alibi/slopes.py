@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
+from posenc.drawing.common import as_array
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import COLORWAY
 from posenc.figures.alibi.params import describe, head_slopes
-from posenc.figures.common import as_array
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import COLORWAY
 from posenc.i18n import N_, _
 
 

@@ -13,14 +13,15 @@ from typing import Any
 import numpy as np
 import torch
 
+from posenc.drawing.code import Snippet, code_block, figure_data, index_code, literal, register_code
 from posenc.figures.alibi.code import SLOPES
 from posenc.figures.alibi.compare_item import item_slopes
-from posenc.figures.code import Snippet, code_block, figure_data, index_code, literal, register_code
 from posenc.figures.compare.curves import CURVE_POINTS, distances
 from posenc.figures.compare.items import CompareItem, parse_schemes
 from posenc.figures.context.code_variants import frequencies_code, parameter_lines
 from posenc.figures.relative.code import T5_BUCKET
-from posenc_core import presets, rope
+from posenc_core import rope
+from posenc_core.models import presets
 
 _SCALING_DEFAULTS = {  # HF's defaults for the keys a preset's rope_scaling leaves out
     "beta_fast": 32.0,

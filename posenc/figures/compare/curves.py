@@ -12,7 +12,7 @@ from typing import Any
 
 import torch
 
-from posenc.figures.common import sampled_note
+from posenc.drawing.common import sampled_note
 from posenc.figures.compare.items import COMPARE_CURVES, CompareItem
 from posenc.i18n import _
 from posenc_core import sampling

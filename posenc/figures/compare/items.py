@@ -18,9 +18,9 @@ from typing import Any
 import torch
 
 from posenc.i18n import _
-from posenc_core import presets
 from posenc_core.device import resolve_device
-from posenc_core.presets import ModelPreset
+from posenc_core.models import presets
+from posenc_core.models.presets import ModelPreset
 from posenc_core.schemes import SCHEMES
 
 EXAMPLE = "sinusoidal,rope:llama-3.1-8b,alibi:bloom-176b,t5:t5-base"

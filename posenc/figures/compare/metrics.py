@@ -9,11 +9,11 @@ from typing import Any
 
 import torch
 
+from posenc.drawing.registry import FigureResult
 from posenc.figures.compare.curves import curve_of
 from posenc.figures.compare.items import COMPARE_CURVES, CompareItem, parse_schemes
-from posenc.figures.registry import FigureResult
 from posenc.i18n import N_, _
-from posenc_core import metrics
+from posenc_core.encodings import metrics
 
 TABLE_ROWS = 256  # positions the distance metrics of sinusoidal and RoPE are measured on (a learned table: all rows)
 EXACT_SEARCH = 1024  # "first k with similarity < 0.5" is searched over every k below this, then on the samples

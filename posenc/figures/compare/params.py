@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from posenc.drawing.params import ParamSpec, register_param
 from posenc.figures.compare.items import EXAMPLE
-from posenc.figures.params import ParamSpec, register_param
 from posenc.i18n import N_
 
 register_param(

@@ -12,13 +12,13 @@ from typing import Any
 import numpy as np
 from plotly.subplots import make_subplots
 
-from posenc.figures.common import LEGEND_BELOW, as_array
+from posenc.drawing.common import LEGEND_BELOW, as_array
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import COLORWAY
 from posenc.figures.compare.curves import distances, notes
 from posenc.figures.compare.items import COMPARE_CURVES, parse_schemes
 from posenc.figures.compare.metrics import METRICS, measure
 from posenc.figures.compare.params import COMPARE_PARAMS
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import COLORWAY
 from posenc.i18n import N_, _
 
 

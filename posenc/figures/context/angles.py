@@ -16,8 +16,10 @@ import numpy as np
 import torch
 from plotly.subplots import make_subplots
 
-from posenc.figures.common import LEGEND_BELOW, as_array
-from posenc.figures.common_params import MAX_SEQ_LEN
+from posenc.drawing.common import LEGEND_BELOW, as_array
+from posenc.drawing.common_params import MAX_SEQ_LEN
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import REFERENCE_INK
 from posenc.figures.context.params import PAGE, SCALING_PARAMS
 from posenc.figures.context.style import VARIANT_COLOURS
 from posenc.figures.context.variants import (
@@ -28,8 +30,6 @@ from posenc.figures.context.variants import (
     variant_frequencies,
     variant_label,
 )
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import REFERENCE_INK
 from posenc.i18n import N_, _
 from posenc_core import rope, sampling
 
@@ -158,7 +158,7 @@ def _all_positions(end: int) -> str:
 
 
 def _positions_note(shown: int, end: int) -> str:
-    """Which positions the slow curves are drawn at (as ``figures.common.sampled_note`` says it, translated)."""
+    """Which positions the slow curves are drawn at (as ``drawing.common.sampled_note`` says it, translated)."""
     if shown >= end:
         return _all_positions(end)
     return _("sampled: {shown:,} of {total:,} positions, evenly spaced (exact values at those positions)").format(

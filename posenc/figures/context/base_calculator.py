@@ -1,7 +1,7 @@
 """Context extension, the base calculator: the smallest RoPE base whose bound B(m) = Σ_i cos(m·θ_i) stays >= 0
 over a target context (Men et al. 2024), and B(m) for the page's base against it.
 
-The search (:func:`posenc_core.rope_bounds.min_base_for_context`) takes a second or more at 1M positions;
+The search (:func:`posenc_core.rope.bounds.min_base_for_context`) takes a second or more at 1M positions;
 ``ui.show.figure`` caches the built figure per parameter set and shows a spinner meanwhile.
 """
 
@@ -13,13 +13,13 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from posenc.figures.common import LEGEND_BELOW, as_array, mark
+from posenc.drawing.common import LEGEND_BELOW, as_array, mark
+from posenc.drawing.registry import FigureResult, register
 from posenc.figures.context.params import PAGE
 from posenc.figures.context.style import VARIANT_COLOURS
 from posenc.figures.context.variants import original_frequencies
-from posenc.figures.registry import FigureResult, register
 from posenc.i18n import N_, _
-from posenc_core import rope_bounds
+from posenc_core.rope import bounds as rope_bounds
 
 
 def _curve(fig: go.Figure, m, values, name: str, colour: str) -> None:

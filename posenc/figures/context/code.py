@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from posenc.figures.code import (
+from posenc.drawing.code import (
     Snippet,
     assignments,
     code_block,
@@ -22,13 +22,14 @@ from posenc.figures.code import (
     literal,
     register_code,
 )
-from posenc.figures.common_params import MAX_FACTOR
+from posenc.drawing.common_params import MAX_FACTOR
 from posenc.figures.context.angles import ENVELOPE_COLUMNS, SAMPLES_PER_TURN, angle_positions, chosen_pairs
 from posenc.figures.context.code_variants import drawn_variants, frequencies_code, parameter_lines, yarn_ramp_code
 from posenc.figures.context.variants import VARIANT_LABELS, VARIANTS, original_frequencies, variant_frequencies
 from posenc.figures.context.yarn import DEEPSEEK_V3_MSCALE, FACTOR_POINTS, LENGTH_POINTS
 from posenc.figures.rope.frequencies import rotary_dim
-from posenc_core import rope, rope_bounds, sampling
+from posenc_core import rope, sampling
+from posenc_core.rope import bounds as rope_bounds
 
 
 @register_code("context-inv-freq")

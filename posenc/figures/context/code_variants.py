@@ -12,7 +12,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from posenc.figures.code import literal
+from posenc.drawing.code import literal
 from posenc.figures.context.variants import longrope_lists, original_frequencies
 from posenc.figures.rope.frequencies import rotary_dim
 

@@ -9,11 +9,11 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from posenc.figures.common import LEGEND_BELOW, as_array, mark
+from posenc.drawing.common import LEGEND_BELOW, as_array, mark
+from posenc.drawing.registry import FigureResult, register
 from posenc.figures.context.params import PAGE, SCALING_PARAMS
 from posenc.figures.context.style import DIMMED, VARIANT_COLOURS
 from posenc.figures.context.variants import all_frequencies, describe, extended_context, variant_label
-from posenc.figures.registry import FigureResult, register
 from posenc.i18n import N_, _
 from posenc_core import rope
 

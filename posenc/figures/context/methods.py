@@ -1,4 +1,4 @@
-"""The methods table in the reader's language: the core's rows (``posenc_core.rope_methods.methods_table``) with
+"""The methods table in the reader's language: the core's rows (``posenc_core.rope.methods.methods_table``) with
 their column names and their words translated; the rope_type codes, formulas and model names stay as they are."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ COLUMN_LABELS = {
     "attention factor": N_("attention factor"),
     "used by": N_("used by"),
 }
-"""The core's column names (``rope_methods.COLUMNS``) and the label each is shown under (rope_type, the index,
+"""The core's column names (``rope.methods.COLUMNS``) and the label each is shown under (rope_type, the index,
 keeps its name: it is the key of an HF config)."""
 
 CELL_TEXTS = frozenset(
@@ -45,7 +45,7 @@ CELL_TEXTS = frozenset(
         N_("Llama 3.1 and 3.3 (s = 8), Llama 3.2 1B/3B (s = 32)"),
     )
 )
-"""The words of the core's method facts (``posenc_core.rope_scaling_keys``) that are prose, marked for the
+"""The words of the core's method facts (``posenc_core.rope.scaling_keys``) that are prose, marked for the
 catalogues; a cell that is a name or a formula only ("YaRN", "0.1·ln(s) + 1 = 1.277") is shown as it is."""
 
 

@@ -3,16 +3,16 @@ base calculator's target."""
 
 from __future__ import annotations
 
-from posenc.figures.common_params import MAX_SEQ_LEN
-from posenc.figures.params import ParamSpec, register_param
+from posenc.drawing.common_params import MAX_SEQ_LEN
+from posenc.drawing.params import ParamSpec, register_param
 from posenc.i18n import N_
-from posenc_core.rope_scaling_keys import ALL_SCALING_KEYS, SCALING_KEYS
+from posenc_core.rope.scaling_keys import ALL_SCALING_KEYS, SCALING_KEYS
 
 PAGE = "context_extension"
 
 
 # The scaling keys the page sets beside the shared factor and original_max_position_embeddings: the core's
-# description of each (posenc_core.rope_scaling_keys) gives the list, the default and the help; here only the
+# description of each (posenc_core.rope.scaling_keys) gives the list, the default and the help; here only the
 # label and the range a control offers. attention_factor is left to each type's own derivation (the temperature
 # figure draws it), so it has no control.
 SHARED_KEYS = ("factor", "original_max_position_embeddings", "rope_theta", "partial_rotary_factor")

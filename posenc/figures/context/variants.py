@@ -9,8 +9,9 @@ from typing import Any
 import torch
 
 from posenc.i18n import N_, _
-from posenc_core import presets, rope_scaling
-from posenc_core.rope_scaling_keys import SCALING_KEYS, keys_of
+from posenc_core.models import presets
+from posenc_core.rope import scaling as rope_scaling
+from posenc_core.rope.scaling_keys import SCALING_KEYS, keys_of
 
 VARIANTS = ("linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
 
@@ -93,7 +94,7 @@ ARGUMENT_KEYS = ("rope_theta", "partial_rotary_factor")  # given to the core as 
 
 def scaling(variant: str, p: Mapping[str, Any], n_pairs: int) -> dict[str, Any] | None:
     """The core's ``rope_scaling`` dict for ``variant`` with the page's values (None for 'default'): every key the
-    variant reads (posenc_core.rope_scaling_keys) that the page has a value for; 0 leaves an optional key unset."""
+    variant reads (posenc_core.rope.scaling_keys) that the page has a value for; 0 leaves an optional key unset."""
     if variant == "default":
         return None
     block: dict[str, Any] = {"rope_type": variant}

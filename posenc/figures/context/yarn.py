@@ -1,7 +1,7 @@
 """Context extension, the knobs behind the curves: YaRN's ramp and correction range (with Llama 3.1's ramp),
 dynamic NTK's effective base against the sequence length, and the attention temperature against the factor.
 
-Every number comes from :mod:`posenc_core.rope_yarn` and :mod:`posenc_core.rope_scaling`.
+Every number comes from :mod:`posenc_core.rope.yarn` and :mod:`posenc_core.rope.scaling`.
 """
 
 from __future__ import annotations
@@ -13,14 +13,16 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from posenc.figures.common import LEGEND_BELOW, as_array, mark
-from posenc.figures.common_params import MAX_FACTOR
+from posenc.drawing.common import LEGEND_BELOW, as_array, mark
+from posenc.drawing.common_params import MAX_FACTOR
+from posenc.drawing.registry import FigureResult, register
 from posenc.figures.context.params import PAGE
 from posenc.figures.context.style import VARIANT_COLOURS
 from posenc.figures.context.variants import describe, extended_context, original_frequencies
-from posenc.figures.registry import FigureResult, register
 from posenc.i18n import N_, _
-from posenc_core import rope, rope_scaling, rope_yarn, sampling
+from posenc_core import rope, sampling
+from posenc_core.rope import scaling as rope_scaling
+from posenc_core.rope import yarn as rope_yarn
 
 LENGTH_POINTS = 2048  # sequence lengths drawn by the dynamic-NTK curve
 

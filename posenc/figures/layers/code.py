@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from posenc.figures.code import Snippet, code_block, figure_data, literal, register_code
-from posenc_core.presets import PRESETS
+from posenc.drawing.code import Snippet, code_block, figure_data, literal, register_code
+from posenc_core.models.presets import PRESETS
 
 SLOWEST = "2 * math.pi / base ** (-(head_dim - 2) / head_dim)  # pair d/2 - 1: θ = base^(-(d-2)/d), λ = 2π/θ"
 

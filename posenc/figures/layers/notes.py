@@ -9,7 +9,7 @@ import numpy as np
 
 from posenc.figures.layers.rope_bases import KIND_NAMES
 from posenc.i18n import _
-from posenc_core.presets import PRESETS, layer_rope_inputs
+from posenc_core.models.presets import PRESETS, layer_rope_inputs
 
 
 def _layers(indices: np.ndarray) -> str:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from posenc.figures.params import ParamSpec, register_param
+from posenc.drawing.params import ParamSpec, register_param
 from posenc.i18n import N_
-from posenc_core.presets import PRESETS
+from posenc_core.models.presets import PRESETS
 
 LAYERED = tuple(key for key, preset in PRESETS.items() if preset.n_layers is not None)
 # The choice labels are model names, the same in every language; the controls show a label with _(), so the

@@ -10,12 +10,12 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from posenc.figures.common import LEGEND_BELOW, mark
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import COLORWAY
+from posenc.drawing.common import LEGEND_BELOW, mark
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import COLORWAY
 from posenc.i18n import N_, _
-from posenc_core import rope_scaling
-from posenc_core.presets import PRESETS, layer_rope_inputs
+from posenc_core.models.presets import PRESETS, layer_rope_inputs
+from posenc_core.rope import scaling as rope_scaling
 
 NOPE_FILL = "rgba(214,39,40,0.25)"
 KIND_NAMES = {  # HF layer_types, as the legend says them (shown with _())

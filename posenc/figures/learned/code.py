@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from posenc.figures.code import Snippet, assignments, code_block, expect, figure_data, index_code, register_code
+from posenc.drawing.code import Snippet, assignments, code_block, expect, figure_data, index_code, register_code
+from posenc.drawing.shown import shown_positions
 from posenc.figures.learned.table import HEATMAP_POSITIONS
 from posenc.figures.learned.versus import FAR
-from posenc.figures.shown import shown_positions
 from posenc.figures.sinusoidal.similarity import SIMILARITY_POSITIONS, measured_rows
 from posenc_core import sampling
 

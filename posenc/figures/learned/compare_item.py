@@ -18,7 +18,7 @@ from posenc.figures.compare.items import (
     work_device_dtype,
 )
 from posenc.i18n import _
-from posenc_core import learned, metrics
+from posenc_core.encodings import learned, metrics
 
 LEARNED_ROWS = 1024  # rows of plain "learned": GPT-2's table length (fewer when seq_len is shorter)
 MAX_LEARNED_ROWS = 2048  # a learned item's table (and its offset profile) stays at most 2048 rows

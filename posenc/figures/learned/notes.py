@@ -9,7 +9,7 @@ import numpy as np
 
 from posenc.figures.learned.params import SIMILARITY_LABELS
 from posenc.i18n import N_, _
-from posenc_core import learned
+from posenc_core.encodings import learned
 
 TRAINED_HINT = N_("switch the position table to a trained one (all-MiniLM-L6-v2) to see what training puts there")
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from posenc.figures.params import ParamSpec, register_param
+from posenc.drawing.params import ParamSpec, register_param
 from posenc.i18n import N_
-from posenc_core import learned, metrics
+from posenc_core.encodings import learned, metrics
 
 # the label of each built-in table in the source list (the core's description); one not listed here shows its
 # description untranslated

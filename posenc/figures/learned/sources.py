@@ -21,10 +21,10 @@ from typing import Any, NamedTuple
 
 import torch
 
-from posenc.figures.plain_text import for_plotly
+from posenc.drawing.plain_text import for_plotly
 from posenc.i18n import _
-from posenc_core import learned
 from posenc_core.device import resolve_device
+from posenc_core.encodings import learned
 
 MAX_SESSION_TABLES = 2
 """Tables one reader keeps (an upload and a model's table; up to 32 MiB each, on the CPU)."""
@@ -67,7 +67,8 @@ class TableStore:
             self._tables.pop(digest, None)
 
     def add_upload(self, data: bytes, filename: str) -> Upload:
-        """Read an uploaded table (``posenc_core.learned.load_table``; a ValueError says what is wrong) and keep it
+        """Read an uploaded table (``posenc_core.encodings.learned.load_table``; a ValueError says what is wrong) and
+        keep it
         under the SHA-256 of its name and ``data`` (figures show the name: the figure cache keys on both); bytes
         another reader holds are not read again."""
         content = hashlib.sha256(data).hexdigest()

@@ -8,15 +8,16 @@ from typing import Any
 import numpy as np
 import torch
 
-from posenc.figures.common import LEGEND_BELOW, as_array, heatmap, lines, sampled_note
+from posenc.drawing.common import LEGEND_BELOW, as_array, heatmap, lines, sampled_note
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.shown import shown_positions
+from posenc.drawing.theme import COLORWAY, DIVERGING_SCALE
 from posenc.figures.learned.params import SIMILARITY_LABELS, TABLE_PARAMS
 from posenc.figures.learned.sources import length_note, load, shape_text
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.shown import shown_positions
 from posenc.figures.sinusoidal.similarity import SIMILARITY_POSITIONS, measured_rows, spread_band
-from posenc.figures.theme import COLORWAY, DIVERGING_SCALE
 from posenc.i18n import N_, _
-from posenc_core import metrics, sampling, sinusoidal
+from posenc_core import sampling
+from posenc_core.encodings import metrics, sinusoidal
 
 HEATMAP_POSITIONS = 384
 

@@ -10,14 +10,15 @@ import plotly.graph_objects as go
 import torch
 from plotly.subplots import make_subplots
 
-from posenc.figures.common import as_array
+from posenc.drawing.common import as_array
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import COLORWAY
 from posenc.figures.learned.params import TABLE_PARAMS
 from posenc.figures.learned.sources import load, shape_text
 from posenc.figures.learned.table import SCHEME_NAMES
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import COLORWAY
 from posenc.i18n import N_, _
-from posenc_core import metrics, sampling, sinusoidal
+from posenc_core import sampling
+from posenc_core.encodings import metrics, sinusoidal
 
 COMPARED = ("learned", "sinusoidal", "none")
 """The schemes of the comparison, in the order of its bars and table rows."""

@@ -10,13 +10,14 @@ import numpy as np
 import torch
 from plotly.subplots import make_subplots
 
-from posenc.figures.common import LEGEND_BELOW, as_array, sampled_note
+from posenc.drawing.common import LEGEND_BELOW, as_array, sampled_note
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import COLORWAY, CYCLIC_SCALE, REFERENCE_INK
 from posenc.figures.mrope.params import AXES, AXIS_NAMES, LAYOUT_NAMES
 from posenc.figures.mrope.segments import position_ids
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import COLORWAY, CYCLIC_SCALE, REFERENCE_INK
 from posenc.i18n import N_, _
-from posenc_core import mrope, rope, sampling
+from posenc_core import rope, sampling
+from posenc_core.rope import mrope
 
 
 def _check_section(section: tuple[int, ...], head_dim: int) -> tuple[int, ...]:

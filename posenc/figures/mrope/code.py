@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from posenc.figures.code import Snippet, code_block, expect, literal, register_code
+from posenc.drawing.code import Snippet, code_block, expect, literal, register_code
 from posenc.figures.mrope.segments import parse_segments
 from posenc_core import sampling
 

@@ -10,10 +10,10 @@ import plotly.graph_objects as go
 import torch
 from plotly.subplots import make_subplots
 
-from posenc.figures.common import as_array, sampled_note
+from posenc.drawing.common import as_array, sampled_note
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import SEQUENTIAL_SCALE
 from posenc.figures.mrope.segments import position_ids, segment_spans
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import SEQUENTIAL_SCALE
 from posenc.i18n import N_, _
 from posenc_core import sampling
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from posenc.figures.params import ParamSpec, register_param
+from posenc.drawing.params import ParamSpec, register_param
 from posenc.i18n import N_
-from posenc_core import mrope
+from posenc_core.rope import mrope
 
 MAX_TOKENS = 4096  # tokens after merging: the three id rows stay a few thousand points each
 

@@ -8,15 +8,15 @@ from typing import Any
 import numpy as np
 from plotly.subplots import make_subplots
 
-from posenc.figures.common import LEGEND_BELOW, as_array
+from posenc.drawing.common import LEGEND_BELOW, as_array
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import COLORWAY
 from posenc.figures.mrope.grid import integer_ticks
 from posenc.figures.mrope.notes import vision_sentence
 from posenc.figures.mrope.params import AXES, AXIS_NAMES
 from posenc.figures.mrope.segments import core_segments, position_ids, segment_spans
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import COLORWAY
 from posenc.i18n import N_, _
-from posenc_core import mrope
+from posenc_core.rope import mrope
 
 SHADES = {"image": "rgba(31,119,180,0.10)", "video": "rgba(255,127,14,0.12)"}
 

@@ -10,7 +10,7 @@ import torch
 
 from posenc.figures.mrope.params import MAX_ITEMS, MAX_TOKENS
 from posenc.i18n import _
-from posenc_core import mrope
+from posenc_core.rope import mrope
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from posenc.figures.common import as_array, lines
-from posenc.figures.registry import FigureResult, register
+from posenc.drawing.common import as_array, lines
+from posenc.drawing.registry import FigureResult, register
 from posenc.i18n import N_, _
-from posenc_core import nope
+from posenc_core.encodings import nope
 
 CAUSAL_PARAMS = ("nope_length", "value_dim", "n_sequences", "values_seed")
 SHOWN_POSITIONS = 96  # log-spaced positions drawn (a log axis shows decades evenly)

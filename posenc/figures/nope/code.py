@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from posenc.figures.code import Snippet, assignments, code_block, figure_data, register_code
+from posenc.drawing.code import Snippet, assignments, code_block, figure_data, register_code
 from posenc.figures.nope.causal import SHOWN_POSITIONS
 from posenc.figures.nope.llama4 import CURVE_POINTS, EXACT_STEPS
-from posenc_core.nope import KEY_CHUNK
+from posenc_core.encodings.nope import KEY_CHUNK
 
 CAUSAL = f"""
     positions = torch.from_numpy(np.unique(np.round(np.geomspace(1, nope_length, {SHOWN_POSITIONS})).astype(int)) - 1)

@@ -9,11 +9,11 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from posenc.figures.common import as_array, lines, mark
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import COLORWAY
+from posenc.drawing.common import as_array, lines, mark
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import COLORWAY
 from posenc.i18n import N_, _
-from posenc_core import nope
+from posenc_core.encodings import nope
 
 CURVE_POINTS = 1500  # log-spaced positions, plus the first steps exactly
 EXACT_STEPS = 64  # steps drawn at their exact token (later ones fall between log-spaced samples)

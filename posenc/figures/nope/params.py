@@ -3,7 +3,7 @@ pattern and temperature, StreamingLLM's stream, sinks and window."""
 
 from __future__ import annotations
 
-from posenc.figures.params import ParamSpec, register_param
+from posenc.drawing.params import ParamSpec, register_param
 from posenc.i18n import N_
 
 MAX_NOPE_LENGTH = 4096  # the experiment draws n_sequences x length x value_dim numbers: well under a second

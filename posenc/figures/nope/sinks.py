@@ -7,11 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from posenc.figures.common import heatmap
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import SEQUENTIAL_SCALE
+from posenc.drawing.common import heatmap
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import SEQUENTIAL_SCALE
 from posenc.i18n import N_, _
-from posenc_core import attention_sink
+from posenc_core.encodings import attention_sink
 
 
 def cache_grid(stream_len: int, n_sink: int, window: int, device=None) -> np.ndarray:

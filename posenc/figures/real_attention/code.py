@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from posenc.figures.code import Snippet, code_block, figure_data, literal, register_code
+from posenc.drawing.code import Snippet, code_block, figure_data, literal, register_code
 from posenc.figures.real_attention.model import INSTALL_COMMAND
-from posenc_core.encoder_attention import builtin_encoder_folder
+from posenc_core.teaching.encoder_attention import builtin_encoder_folder
 
 
 @register_code("real-attention-first-tokens")

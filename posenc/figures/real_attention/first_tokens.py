@@ -10,13 +10,13 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from posenc.figures.common import as_array
+from posenc.drawing.common import as_array
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import SEQUENTIAL_SCALE
 from posenc.figures.real_attention.model import INSTALL_COMMAND, measure
 from posenc.figures.real_attention.notes import figure_notes
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import SEQUENTIAL_SCALE
 from posenc.i18n import N_, _
-from posenc_core.encoder_attention import BUILTIN_ENCODER
+from posenc_core.teaching.encoder_attention import BUILTIN_ENCODER
 
 
 @register(

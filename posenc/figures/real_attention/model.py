@@ -10,8 +10,9 @@ import torch
 
 from posenc.figures.real_attention.params import MAX_CHARACTERS, MAX_TOKENS
 from posenc.i18n import _
-from posenc_core import encoder_attention, learned, wordpiece
 from posenc_core.device import resolve_device
+from posenc_core.encodings import learned
+from posenc_core.teaching import encoder_attention, wordpiece
 
 INSTALL_COMMAND = learned.BUILTIN_SOURCES[encoder_attention.BUILTIN_ENCODER].install_command
 

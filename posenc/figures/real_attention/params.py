@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from posenc.figures.params import ParamSpec, register_param
+from posenc.drawing.params import ParamSpec, register_param
 from posenc.i18n import N_
 
 MAX_TOKENS = 64  # [CLS] + word pieces + [SEP]: a 64 x 64 attention map per head, 6 x 12 heads, well under a second

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from posenc.figures.code import Snippet, assignments, code_block, figure_data, index_code, register_code
+from posenc.drawing.code import Snippet, assignments, code_block, figure_data, index_code, register_code
+from posenc.drawing.shown import shown_positions
 from posenc.figures.relative.shaw import MATRIX_CELLS
 from posenc.figures.relative.t5 import max_exact
-from posenc.figures.shown import shown_positions
 
 T5_BUCKET = """
     def bucket(rel, bidirectional):  # T5's bucket of rel = j - i (key minus query)

@@ -10,7 +10,7 @@ import torch
 
 from posenc.figures.compare.items import CompareCurve, CompareItem, preset_keys, preset_of, register_compare_curve
 from posenc.i18n import _
-from posenc_core import relative
+from posenc_core.encodings import relative
 
 DEFAULT_BUCKETS, DEFAULT_MAX_DISTANCE = 32, 128  # T5's own
 

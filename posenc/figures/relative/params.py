@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from posenc.figures.common_params import MAX_SEQ_LEN
-from posenc.figures.params import ParamSpec, register_param
+from posenc.drawing.common_params import MAX_SEQ_LEN
+from posenc.drawing.params import ParamSpec, register_param
 from posenc.i18n import N_, _
 
 register_param(

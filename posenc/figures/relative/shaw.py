@@ -9,12 +9,12 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from posenc.figures.common import as_array, heatmap
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.shown import shown_positions
-from posenc.figures.theme import DIVERGING_SCALE
+from posenc.drawing.common import as_array, heatmap
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.shown import shown_positions
+from posenc.drawing.theme import DIVERGING_SCALE
 from posenc.i18n import N_, _
-from posenc_core import relative
+from posenc_core.encodings import relative
 
 MATRIX_CELLS = 512  # rows and columns of each matrix (small integers: two 512 x 512 fit in the page's 3 MB)
 

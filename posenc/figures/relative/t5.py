@@ -11,14 +11,14 @@ import pandas as pd
 import plotly.graph_objects as go
 import torch
 
-from posenc.figures.common import LEGEND_BELOW, as_array
-from posenc.figures.registry import FigureResult, register
+from posenc.drawing.common import LEGEND_BELOW, as_array
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.shown import shown_positions
+from posenc.drawing.theme import COLORWAY, SEQUENTIAL_SCALE
 from posenc.figures.relative.params import t5_args, t5_describe
 from posenc.figures.relative.shaw import MATRIX_CELLS, hidden_note, matrix_figure
-from posenc.figures.shown import shown_positions
-from posenc.figures.theme import COLORWAY, SEQUENTIAL_SCALE
 from posenc.i18n import N_, _
-from posenc_core import relative
+from posenc_core.encodings import relative
 
 
 def _first_reaching(bucket_of, targets: torch.Tensor, low: int, high: int) -> torch.Tensor:

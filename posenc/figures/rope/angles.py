@@ -17,11 +17,11 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from posenc.figures.common import LEGEND_BELOW, as_array, heatmap
-from posenc.figures.registry import FigureResult, register
+from posenc.drawing.common import LEGEND_BELOW, as_array, heatmap
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.shown import shown_positions
+from posenc.drawing.theme import COLORWAY, CYCLIC_SCALE, REFERENCE_INK
 from posenc.figures.rope.frequencies import TWO_PI, aliasing_note, describe, rotary_inv_freq
-from posenc.figures.shown import shown_positions
-from posenc.figures.theme import COLORWAY, CYCLIC_SCALE, REFERENCE_INK
 from posenc.i18n import N_, _
 from posenc_core import rope, sampling
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from posenc.figures.code import Snippet, code_block, expect, index_code, literal, register_code
+from posenc.drawing.code import Snippet, code_block, expect, index_code, literal, register_code
+from posenc.drawing.shown import shown_positions
 from posenc.figures.rope.angles import ANGLE_POSITIONS
 from posenc.figures.rope.decay import DECAY_POINTS, DENSE_DISTANCES
 from posenc.figures.rope.frequencies import rotary_dim, rotary_inv_freq
 from posenc.figures.rope.relative import profile_geometry, score_positions
 from posenc.figures.rope.rotation import TURNS, turn_positions
-from posenc.figures.shown import shown_positions
 from posenc_core import rope
 
 INV_FREQ = "inv_freq = 1.0 / base ** (torch.arange(0, rotary_dim, 2).float() / rotary_dim)  # θ_i = base^(-2i/d)"

@@ -16,7 +16,8 @@ from posenc.figures.compare.items import (
     work_device_dtype,
 )
 from posenc.i18n import _
-from posenc_core import presets, rope
+from posenc_core import rope
+from posenc_core.models import presets
 
 PRESET_SCHEMES = ("rope", "mrope")
 EXAMPLE_PRESET = "llama-3.1-8b"

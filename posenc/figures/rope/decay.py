@@ -7,11 +7,12 @@ from typing import Any
 
 import torch
 
-from posenc.figures.common import as_array, lines
-from posenc.figures.registry import FigureResult, register
+from posenc.drawing.common import as_array, lines
+from posenc.drawing.registry import FigureResult, register
 from posenc.figures.rope.frequencies import describe, rotary_dim
 from posenc.i18n import N_, _
-from posenc_core import rope_bounds, sampling
+from posenc_core import sampling
+from posenc_core.rope import bounds as rope_bounds
 
 DECAY_POINTS = sampling.MAX_CURVE_POINTS
 

@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from posenc.figures.common import as_array
-from posenc.figures.registry import FigureResult, register
+from posenc.drawing.common import as_array
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import SEQUENTIAL_SCALE
 from posenc.figures.rope.frequencies import describe, rotary_dim, rotary_inv_freq
-from posenc.figures.theme import SEQUENTIAL_SCALE
 from posenc.i18n import N_, _
 from posenc_core import rope
 

@@ -1,12 +1,12 @@
-"""The RoPE family's own parameters (the shared ones, head_dim, base, ..., are in figures.common_params)."""
+"""The RoPE family's own parameters (the shared ones, head_dim, base, ..., are in drawing.common_params)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from posenc.figures.common_params import MAX_HEAD_DIM
-from posenc.figures.params import ParamSpec, register_param
+from posenc.drawing.common_params import MAX_HEAD_DIM
+from posenc.drawing.params import ParamSpec, register_param
 from posenc.i18n import N_, _
 
 

@@ -7,11 +7,11 @@ from typing import Any
 
 import torch
 
-from posenc.figures.common import LEGEND_BELOW, as_array, heatmap, lines, sampled_note
-from posenc.figures.registry import FigureResult, register
+from posenc.drawing.common import LEGEND_BELOW, as_array, heatmap, lines, sampled_note
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.shown import shown_positions
+from posenc.drawing.theme import DIVERGING_SCALE
 from posenc.figures.rope.frequencies import describe, rotary_inv_freq
-from posenc.figures.shown import shown_positions
-from posenc.figures.theme import DIVERGING_SCALE
 from posenc.i18n import N_, _
 from posenc_core import rope, sampling
 from posenc_core.device import resolve_device
@@ -44,7 +44,7 @@ def work_dtype(p: Mapping[str, Any]) -> torch.dtype:
 
 
 def score_positions(p: Mapping[str, Any]) -> tuple[torch.Tensor, str]:
-    """The positions of :func:`figures.shown.shown_positions`; the overview's constant stride means each
+    """The positions of :func:`drawing.shown.shown_positions`; the overview's constant stride means each
     diagonal of the matrix holds a single distance m - n, which its note says."""
     length = p["seq_len"]
     positions, note = shown_positions(p, length, SCORE_POSITIONS)

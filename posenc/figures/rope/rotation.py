@@ -14,10 +14,10 @@ import plotly.graph_objects as go
 import torch
 from plotly.subplots import make_subplots
 
-from posenc.figures.common import LEGEND_BELOW, as_array
-from posenc.figures.registry import FigureResult, register
+from posenc.drawing.common import LEGEND_BELOW, as_array
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import COLORWAY, REFERENCE_INK, SEQUENTIAL_SCALE
 from posenc.figures.rope.frequencies import TWO_PI, describe, rotary_inv_freq
-from posenc.figures.theme import COLORWAY, REFERENCE_INK, SEQUENTIAL_SCALE
 from posenc.i18n import N_, _
 from posenc_core import rope, sampling
 
@@ -169,7 +169,7 @@ def pair_rotation(p: Mapping[str, Any]) -> FigureResult:
             fig.add_vline(x=float(x[0] + count * waves.wavelength), line={"color": "#999", "dash": "dot"}, row=2, col=1)
     fig.update_xaxes(title_text=_("position m (tokens)"), row=2, col=1)
     fig.update_yaxes(range=[-1.1, 1.1], row=2, col=1)
-    fig.update_layout(  # the app wraps it to the chart's width (figures.phone_fit)
+    fig.update_layout(  # the app wraps it to the chart's width (drawing.phone_fit)
         title=_("Pair i={pair} turning: θ_i={theta:.4g} rad/token, λ_i={wavelength:,.4g} tokens, {describe}").format(
             pair=circle.pair, theta=circle.theta, wavelength=circle.wavelength, describe=describe(p, length=False)
         ),

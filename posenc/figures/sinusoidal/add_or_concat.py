@@ -9,12 +9,14 @@ from typing import Any
 import torch
 from plotly.subplots import make_subplots
 
-from posenc.figures.common import LEGEND_BELOW, as_array
-from posenc.figures.registry import FigureResult, register
+from posenc.drawing.common import LEGEND_BELOW, as_array
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import COLORWAY
 from posenc.figures.sinusoidal.params import describe, shown
-from posenc.figures.theme import COLORWAY
 from posenc.i18n import N_, _
-from posenc_core import attention, sampling, sinusoidal
+from posenc_core import sampling
+from posenc_core.encodings import sinusoidal
+from posenc_core.teaching import attention
 
 TOKEN_SEED = 0
 

@@ -11,13 +11,15 @@ from typing import Any
 import torch
 from plotly.subplots import make_subplots
 
-from posenc.figures.common import as_array
-from posenc.figures.params import ParamSpec, register_param
-from posenc.figures.registry import FigureResult, register
+from posenc.drawing.common import as_array
+from posenc.drawing.params import ParamSpec, register_param
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import DIVERGING_SCALE
 from posenc.figures.sinusoidal.params import describe
-from posenc.figures.theme import DIVERGING_SCALE
 from posenc.i18n import N_, _
-from posenc_core import binary_counter, sampling, sinusoidal
+from posenc_core import sampling
+from posenc_core.encodings import sinusoidal
+from posenc_core.teaching import binary_counter
 
 register_param(
     ParamSpec(

@@ -1,7 +1,7 @@
 """The code behind the binary-counter figure, in NumPy: the bits of p, and the sin channel of each pair whose
 wavelength is nearest 2π·2^k.
 
-Ref: Vaswani et al. 2017, arXiv 1706.03762 §3.5 (see :mod:`posenc_core.binary_counter`).
+Ref: Vaswani et al. 2017, arXiv 1706.03762 §3.5 (see :mod:`posenc_core.teaching.binary_counter`).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from posenc.figures.code import Snippet, assignments, code_block, figure_data, register_code
+from posenc.drawing.code import Snippet, assignments, code_block, figure_data, register_code
 
 OMEGA = {  # ω_i of every pair that has a frequency (t2t's padding channel of an odd d_model has none)
     "interleaved": "omega = base ** (-2 * np.arange((d_model + 1) // 2) / d_model)  # ω_i = base^(-2i/d)",

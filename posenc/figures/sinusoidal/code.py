@@ -1,6 +1,6 @@
 """The code behind the sinusoidal figures: the table PE[p, j] from Vaswani's formula in NumPy, for the layout drawn.
 
-Ref: Vaswani et al. 2017, arXiv 1706.03762 §3.5 (see :mod:`posenc_core.sinusoidal` for the three layouts).
+Ref: Vaswani et al. 2017, arXiv 1706.03762 §3.5 (see :mod:`posenc_core.encodings.sinusoidal` for the three layouts).
 """
 
 from __future__ import annotations
@@ -11,15 +11,16 @@ from typing import Any
 
 import torch
 
-from posenc.figures.code import Snippet, assignments, code_block, expect, figure_data, index_code, register_code
-from posenc.figures.shown import shown_channels
+from posenc.drawing.code import Snippet, assignments, code_block, expect, figure_data, index_code, register_code
+from posenc.drawing.shown import shown_channels
 from posenc.figures.sinusoidal.add_or_concat import TOKEN_SEED
 from posenc.figures.sinusoidal.linear_map import LINEAR_MAP_MAX_D, LINEAR_MAP_PAIRS
 from posenc.figures.sinusoidal.params import shown
 from posenc.figures.sinusoidal.similarity import SIMILARITY_POSITIONS, measured_rows
 from posenc.figures.sinusoidal.table import HEATMAP_PAIRS, HEATMAP_POSITIONS, HEATMAP_WINDOW
 from posenc.figures.sinusoidal.waves import CURVE_POSITIONS, ENVELOPE_COLUMNS
-from posenc_core import sampling, sinusoidal
+from posenc_core import sampling
+from posenc_core.encodings import sinusoidal
 
 OMEGA = {  # ω_i of every pair, the unpaired last sin channel of an odd d_model included
     "interleaved": "omega = base ** (-2 * np.arange((d_model + 1) // 2) / d_model)  # ω_i = base^(-2i/d)",

@@ -7,7 +7,7 @@ from typing import Any
 
 import torch
 
-from posenc.figures.common_params import MAX_D_MODEL
+from posenc.drawing.common_params import MAX_D_MODEL
 from posenc.figures.compare.items import (
     CompareCurve,
     CompareItem,
@@ -17,7 +17,7 @@ from posenc.figures.compare.items import (
 )
 from posenc.figures.compare.wording import SINUSOIDAL_LABEL
 from posenc.i18n import _
-from posenc_core import sinusoidal
+from posenc_core.encodings import sinusoidal
 
 
 def _parse(where: str, argument: str, head: str | None, p: Mapping[str, Any]) -> CompareItem:

@@ -10,12 +10,13 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from posenc.figures.common import as_array
-from posenc.figures.registry import FigureResult, register
+from posenc.drawing.common import as_array
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import DIVERGING_SCALE
 from posenc.figures.sinusoidal.params import describe, shown
-from posenc.figures.theme import DIVERGING_SCALE
 from posenc.i18n import N_, _
-from posenc_core import sampling, sinusoidal
+from posenc_core import sampling
+from posenc_core.encodings import sinusoidal
 
 LINEAR_MAP_MAX_D = 1024  # linear_map builds the dense d x d matrix M_k (1024²: 8 MB in float64)
 

@@ -8,11 +8,12 @@ from typing import Any
 
 import torch
 
-from posenc.figures.common_params import MAX_D_MODEL, MAX_SEQ_LEN
-from posenc.figures.params import ParamSpec, index_below, register_param
-from posenc.figures.shown import shown_positions
+from posenc.drawing.common_params import MAX_D_MODEL, MAX_SEQ_LEN
+from posenc.drawing.params import ParamSpec, index_below, register_param
+from posenc.drawing.shown import shown_positions
 from posenc.i18n import N_, _
-from posenc_core import sampling, sinusoidal
+from posenc_core import sampling
+from posenc_core.encodings import sinusoidal
 
 register_param(
     ParamSpec(

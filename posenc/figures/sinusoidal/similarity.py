@@ -11,12 +11,12 @@ import plotly.colors
 import plotly.graph_objects as go
 import torch
 
-from posenc.figures.common import LEGEND_BELOW, as_array, band, heatmap, lines
-from posenc.figures.registry import FigureResult, register
+from posenc.drawing.common import LEGEND_BELOW, as_array, band, heatmap, lines
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import COLORWAY, DIVERGING_SCALE, SEQUENTIAL_SCALE
 from posenc.figures.sinusoidal.params import describe, shown
-from posenc.figures.theme import COLORWAY, DIVERGING_SCALE, SEQUENTIAL_SCALE
 from posenc.i18n import N_, _
-from posenc_core import metrics, sinusoidal
+from posenc_core.encodings import metrics, sinusoidal
 
 SIMILARITY_POSITIONS = 256  # rows and columns of PE·PEᵀ
 

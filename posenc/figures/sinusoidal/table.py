@@ -8,13 +8,14 @@ from typing import Any
 import numpy as np
 import torch
 
-from posenc.figures.common import as_array, heatmap
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.shown import shown_channels
+from posenc.drawing.common import as_array, heatmap
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.shown import shown_channels
+from posenc.drawing.theme import DIVERGING_SCALE
 from posenc.figures.sinusoidal.params import describe, shown
-from posenc.figures.theme import DIVERGING_SCALE
 from posenc.i18n import N_, _
-from posenc_core import sampling, sinusoidal
+from posenc_core import sampling
+from posenc_core.encodings import sinusoidal
 
 HEATMAP_POSITIONS = 384  # rows of the PE heatmap's overview (with the similarity matrix the page stays under 3 MB)
 

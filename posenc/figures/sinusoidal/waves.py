@@ -10,13 +10,14 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from posenc.figures.common import LEGEND_BELOW, as_array, mark
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.shown import shown_channels
+from posenc.drawing.common import LEGEND_BELOW, as_array, mark
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.shown import shown_channels
+from posenc.drawing.theme import COLORWAY
 from posenc.figures.sinusoidal.params import describe, shown
-from posenc.figures.theme import COLORWAY
 from posenc.i18n import N_, _
-from posenc_core import sampling, sinusoidal
+from posenc_core import sampling
+from posenc_core.encodings import sinusoidal
 
 CURVE_POSITIONS = sampling.MAX_CURVE_POINTS // 2  # points of one wave in an overview
 
@@ -134,7 +135,7 @@ TWO_PI = 2 * math.pi
 
 
 _VASWANI = N_("ω_i = base^(−2i/d) stops at i = ⌈d/2⌉ − 1, short of 1/base, so the slowest λ is less than 2π·base")
-SPACING = {  # how each layout spaces its frequencies (posenc_core.sinusoidal.inv_freq); shown with _()
+SPACING = {  # how each layout spaces its frequencies (posenc_core.encodings.sinusoidal.inv_freq); shown with _()
     "interleaved": _VASWANI,
     "half": _VASWANI,
     "t2t": N_(

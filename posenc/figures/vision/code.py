@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from posenc.figures.code import Snippet, assignments, code_block, figure_data, index_code, register_code
+from posenc.drawing.code import Snippet, assignments, code_block, figure_data, index_code, register_code
 from posenc.figures.vision.params import RESIZE_CHANNELS
 from posenc.figures.vision.resize import TABLE_STD
 from posenc_core import sampling

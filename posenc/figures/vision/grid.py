@@ -8,10 +8,10 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from posenc.figures.common import as_array
+from posenc.drawing.common import as_array
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import SEQUENTIAL_SCALE
 from posenc.figures.mrope.grid import integer_ticks
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import SEQUENTIAL_SCALE
 from posenc.i18n import N_, _
 
 LABELLED_CELLS = 196  # grids up to 14 x 14 print each patch's token index in its cell

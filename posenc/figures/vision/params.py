@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from posenc.figures.params import ParamSpec, index_below, register_param
+from posenc.drawing.params import ParamSpec, index_below, register_param
 from posenc.i18n import N_, _
-from posenc_core import vision
+from posenc_core.encodings import vision
 
 MAX_GRID = 64  # patches per side drawn (ViT-L/14 at 896 px); a grid heatmap stays 64 x 64 cells
 RESIZE_CHANNELS = 16  # channels of the seeded smooth table the resize figure draws from (the "channel" help says 16)

@@ -9,13 +9,13 @@ from typing import Any
 import numpy as np
 from plotly.subplots import make_subplots
 
-from posenc.figures.common import as_array
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import DIVERGING_SCALE
+from posenc.drawing.common import as_array
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import DIVERGING_SCALE
 from posenc.figures.vision.grid import square_cells
 from posenc.figures.vision.params import RESIZE_CHANNELS
 from posenc.i18n import N_, _
-from posenc_core import vision
+from posenc_core.encodings import vision
 
 PANELS_HEIGHT = 430  # three square panels side by side: a 220 px plot area holds them on a desktop (980 px)
 TABLE_STD = 0.02  # the table's scale, as a ViT's initialised table (N(0, 0.02²))

@@ -11,13 +11,13 @@ import numpy as np
 import torch
 from plotly.subplots import make_subplots
 
-from posenc.figures.common import as_array
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import CYCLIC_SCALE, SEQUENTIAL_SCALE
+from posenc.drawing.common import as_array
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import CYCLIC_SCALE, SEQUENTIAL_SCALE
 from posenc.figures.vision.grid import LABELLED_CELLS, square_cells
 from posenc.i18n import N_, _
-from posenc_core import vision_rope
 from posenc_core.device import resolve_device, work_dtype
+from posenc_core.rope import vision as vision_rope
 
 ORDER_AND_ANGLES = (0.42, 0.29, 0.29)  # the order panel widest: its cells hold three-digit token numbers
 ORDER_TEXT_SIZE = 8  # px: "195" apart from "196" in a 14 x 14 grid on a desktop (Plotly's own size runs them together)

@@ -8,13 +8,13 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from posenc.figures.common import as_array
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import SEQUENTIAL_SCALE
+from posenc.drawing.common import as_array
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import SEQUENTIAL_SCALE
 from posenc.figures.vision.grid import square_cells
 from posenc.i18n import N_, _
-from posenc_core import vision
 from posenc_core.device import resolve_device, work_dtype
+from posenc_core.encodings import vision
 
 
 @register(

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from posenc.figures.common import as_array, heatmap, sampled_note
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import DIVERGING_SCALE, REFERENCE_INK
+from posenc.drawing.common import as_array, heatmap, sampled_note
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import DIVERGING_SCALE, REFERENCE_INK
 from posenc.i18n import N_, _
-from posenc_core import sampling, vision
+from posenc_core import sampling
+from posenc_core.encodings import vision
 
 BLOCKS = ("sin(c·ω)", "cos(c·ω)", "sin(r·ω)", "cos(r·ω)")  # the four quarters of the channels, in order
 

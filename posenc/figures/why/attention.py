@@ -7,14 +7,15 @@ from typing import Any
 
 from plotly.subplots import make_subplots
 
-from posenc.figures.common import as_array
-from posenc.figures.params import ParamSpec, register_param
-from posenc.figures.plain_text import for_plotly
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import SEQUENTIAL_SCALE
+from posenc.drawing.common import as_array
+from posenc.drawing.params import ParamSpec, register_param
+from posenc.drawing.plain_text import for_plotly
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import SEQUENTIAL_SCALE
 from posenc.i18n import N_, _
-from posenc_core import attention, sinusoidal
-from posenc_core.tokens import split_tokens
+from posenc_core.encodings import sinusoidal
+from posenc_core.teaching import attention
+from posenc_core.teaching.tokens import split_tokens
 
 EXAMPLE_SENTENCES = {  # language -> (sentence A, sentence B): the same tokens, in an order that changes the meaning
     "en": ("The cat sat on the mat", "The mat sat on the cat"),
@@ -86,7 +87,8 @@ def in_order_of(tokens_a: list[str], tokens_b: list[str]) -> list[int]:
 
 
 def _tokens(name: str, text: str) -> list[str]:
-    """The tokens of sentence ``name`` (posenc_core.tokens: words, each Chinese character on its own), 1 to 32."""
+    """The tokens of sentence ``name`` (posenc_core.teaching.tokens: words, each Chinese character on its own), 1 to
+    32."""
     tokens = split_tokens(text)
     if not 1 <= len(tokens) <= 32:
         message = _("{name} must hold 1 to 32 tokens: words separated by spaces, or Chinese characters (got {count})")

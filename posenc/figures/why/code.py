@@ -1,5 +1,5 @@
 """The code behind the Why page's attention figure, in PyTorch: the same seeded random embeddings and weights as
-``posenc_core.attention``, then one head of self-attention, with and without Vaswani's sinusoidal PE added.
+``posenc_core.teaching.attention``, then one head of self-attention, with and without Vaswani's sinusoidal PE added.
 
 Ref: Vaswani et al. 2017, arXiv 1706.03762, sections 3.2.1 and 3.5.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from posenc.figures.code import Snippet, code_block, figure_data, literal, register_code
-from posenc_core.tokens import split_tokens
+from posenc.drawing.code import Snippet, code_block, figure_data, literal, register_code
+from posenc_core.teaching.tokens import split_tokens
 
 
 @register_code("why-attention")

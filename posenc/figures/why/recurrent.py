@@ -8,14 +8,14 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from posenc.figures.common import as_array
-from posenc.figures.params import ParamSpec, register_param
-from posenc.figures.plain_text import for_plotly
-from posenc.figures.registry import FigureResult, register
-from posenc.figures.theme import COLORWAY, DIVERGING_SCALE
+from posenc.drawing.common import as_array
+from posenc.drawing.params import ParamSpec, register_param
+from posenc.drawing.plain_text import for_plotly
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import COLORWAY, DIVERGING_SCALE
 from posenc.figures.why.attention import _same_tokens, _tokens
 from posenc.i18n import N_, _
-from posenc_core import attention, recurrent
+from posenc_core.teaching import attention, recurrent
 
 ZERO_BAR_LINE = 3  # px: the outline that draws a bar of height 0 as a line along the axis
 # The bars' legend in the plot's top left corner, in room the y axis leaves over the tallest bar: it is read with the

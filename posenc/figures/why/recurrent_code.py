@@ -1,5 +1,5 @@
 """The code behind the RNN figures of the Why page, in PyTorch: the same seeded random embeddings and weights as
-``posenc_core.attention`` and ``posenc_core.recurrent``, then Elman's recurrence as a plain loop.
+``posenc_core.teaching.attention`` and ``posenc_core.teaching.recurrent``, then Elman's recurrence as a plain loop.
 
 Ref: Elman 1990, "Finding structure in time"; Vaswani et al. 2017, arXiv 1706.03762, section 3.5.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from posenc.figures.code import Snippet, code_block, figure_data, literal, register_code
-from posenc_core.tokens import split_tokens
+from posenc.drawing.code import Snippet, code_block, figure_data, literal, register_code
+from posenc_core.teaching.tokens import split_tokens
 
 SETUP = """
 def embed(words, d):  # one fixed random vector per distinct word (case-insensitive), N(0, 1/d), seed 0
