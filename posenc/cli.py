@@ -113,9 +113,11 @@ def _flag(value: object) -> str:
 def _app(argv: list[str]) -> int:
     from streamlit.web import cli as streamlit_cli
 
+    from posenc.serve import open_files_log
     from posenc.ui import warmup
 
     run_argv = streamlit_argv(argv)
+    open_files_log.install()  # out of file handles: one line, then a count a minute, not a traceback per accept
     print(f"posenc {version()}: starting the dashboard ({app_script()})", flush=True)
     warmup.start(warmup.local_url(*served_at(run_argv)))  # the figure cache, as soon as the server answers
     streamlit_cli.main(args=run_argv, prog_name="posenc app")  # serves until stopped, then exits the process
