@@ -44,9 +44,16 @@ class SessionResult:
     errors: list[str] = field(default_factory=list)
     cookies: dict[str, str] = field(default_factory=dict)
     session_id: str = ""
-    elements: list[str] = field(default_factory=list)  # the kinds of element drawn, in order
+    elements: list[str] = field(default_factory=list)  # the kinds of element sent, in the order sent
+    final: dict[tuple[int, ...], str] = field(default_factory=dict)  # delta path -> the kind drawn there last
     alerts: list[str] = field(default_factory=list)  # "error: ...", "warning: ...", "info: ...", "success: ..."
     query_string: str = ""  # the link's query as the page last set it (``page_info_changed``)
+
+    @property
+    def drawn(self) -> list[str]:
+        """The kinds of element on the page once the run ended, in page order: a figure's placeholder, sent first
+        where the figure was not built yet and then replaced in its slot, is not there (``elements`` has both)."""
+        return [self.final[path] for path in sorted(self.final)]
 
     @property
     def served(self) -> bool:
@@ -217,6 +224,7 @@ class StreamSession:
             elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
                 element = msg.delta.new_element
                 result.elements.append(element.WhichOneof("type"))
+                result.final[tuple(msg.metadata.delta_path)] = element.WhichOneof("type")
                 result.errors.extend(element_errors(element))
                 if element.WhichOneof("type") == "alert":
                     level = Alert.Format.Name(element.alert.format).lower()

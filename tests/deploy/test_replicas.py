@@ -125,7 +125,7 @@ def _a_class(cluster) -> None:
     back = _open(cluster.url, LINK, cookies=first.cookies)
     assert back.served, back.errors
     assert back.cookies["SERVERID"] == other
-    assert back.elements == first.elements  # the same page, drawn the same way
+    assert back.drawn == first.drawn  # the same page, drawn the same way (each replica's cache aside)
 
     # The learner who had uploaded a table comes back on its link: the table is lost with the replica, and
     # the page says so in place (the link names the table; the file itself must be given again).
