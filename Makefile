@@ -12,7 +12,7 @@ PORT ?= 8501
 # `make class`: Streamlit replicas behind HAProxy, one per core unless told (REPLICAS=4).
 REPLICAS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: run dev test lint format install install-dev chromium haproxy class loadtest bench screenshots i18n lock dist clean
+.PHONY: run dev test flakecheck lint format install install-dev chromium haproxy class loadtest bench screenshots i18n lock dist clean
 
 $(VENV)/.installed: requirements.txt constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -80,6 +80,11 @@ format: install-dev
 test: install-dev chromium haproxy lint
 	$(PY) -m pytest
 	$(PY) scripts/coverage_floors.py posenc_core=97 posenc/figures=96 posenc/drawing=96 posenc/lessons=94 posenc/ui=93
+
+# The browser and deploy tests 20 times in a row with one core kept busy: a test that passes only on an idle
+# machine fails here (scripts/flake_check.py; RUNS=5 BUSY=2 MINUTES=60 to change the defaults).
+flakecheck: install-dev chromium haproxy
+	$(PY) scripts/flake_check.py --runs $(or $(RUNS),20) --busy $(or $(BUSY),1) --minutes $(or $(MINUTES),150)
 
 bench: install-dev chromium
 	$(PY) -m bench.run
