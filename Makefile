@@ -90,7 +90,7 @@ bench: install-dev chromium
 	$(PY) -m bench.run
 
 screenshots: install-dev chromium
-	POSENC_SCREENSHOTS=docs/screenshots $(PY) -m pytest tests/browser -k "draws_its_figures or presents" --no-cov -q
+	POSENC_SCREENSHOTS=docs/screenshots $(PY) -m pytest tests/browser -k "opens_on_its_first_figure or presents" --no-cov -q
 
 # After adding or changing text in the app: bring the translation templates and catalogues up to date with the
 # source (new messages are added untranslated: translate them in i18n/locales/<lang>/LC_MESSAGES/<area>.po).

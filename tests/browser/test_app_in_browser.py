@@ -1,5 +1,6 @@
-"""Every page in a real Chromium: figures draw, a control changes them, a shared link restores them,
-the modebar and the export menu download real images, and no console error or Python exception appears."""
+"""Every page in a real Chromium: a control changes its figures, a shared link restores them, the modebar and the
+export menu download real images, and no console error or Python exception appears. (That every page opens and
+draws its figures is test_first_screens', which visits them all.)"""
 
 from __future__ import annotations
 
@@ -11,25 +12,13 @@ import pytest
 from bench.scenarios import PAGES
 from posenc.ui.navigation import PAGES as NAV_PAGES
 from posenc.ui.sections import ALL
-from tests.browser.conftest import SCREENSHOTS
-from tests.browser.helpers import CHART, exceptions_on_page, fingerprint, png_size, runs, wait_until_drawn
+from tests.browser.helpers import CHART, fingerprint, png_size, runs, wait_until_drawn
 
 pytestmark = pytest.mark.browser
 
 
 def path_of(page_name: str) -> str:
     return next(page.url_path for page in NAV_PAGES if page.name == page_name)
-
-
-@pytest.mark.parametrize("page_name", PAGES)
-def test_every_page_draws_its_figures_without_errors(app_url, tab, page_name):
-    tab.set_viewport_size({"width": 1400, "height": 2400})  # Streamlit scrolls inside the page: show more of it
-    tab.goto(f"{app_url}/{path_of(page_name)}")
-    wait_until_drawn(tab)
-    assert exceptions_on_page(tab) == []
-    assert tab.locator("div[data-testid='stPlotlyChart']").count() >= 1
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    tab.screenshot(path=str(SCREENSHOTS / f"{page_name}.png"), full_page=True)
 
 
 @pytest.mark.parametrize("page_name", PAGES)

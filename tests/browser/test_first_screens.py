@@ -1,8 +1,10 @@
 """Every page opens on its first figure: at 1440 x 900 the first chart starts on the first screen, without scrolling,
-and at phone width (390 x 844) within about a screen and a fifth. Each page's first screen at 1440 x 900 is saved for
-a reader to look at. One browser tab visits every page once; the phone check resizes the same tab, which lays the
-page out as a phone does (controls and columns one under another). How the figures themselves read on a phone, laid
-out for one by its User-Agent, is test_phone_width's."""
+and at phone width (390 x 844) within about a screen and a fifth. Every page draws its figures with no exception and
+no console error on the way (the ``tab`` fixture). Each page's first screen at 1440 x 900 is saved for a reader to
+look at (``make screenshots`` puts them in docs/screenshots/, which the README shows). One browser tab visits every
+page once; the phone check resizes the same tab, which lays the page out as a phone does (controls and columns one
+under another). How the figures themselves read on a phone, laid out for one by its User-Agent, is
+test_phone_width's."""
 
 from __future__ import annotations
 
@@ -43,7 +45,7 @@ def test_every_page_opens_on_its_first_figure(app_url, tab):
         tab.goto(f"{app_url}/{page.url_path}")
         wait_until_drawn(tab, where=page.url_path or "home")
         assert exceptions_on_page(tab) == [], page.name
-        tab.screenshot(path=str(SCREENSHOTS / f"first-screen-{page.name}.png"))
+        tab.screenshot(path=str(SCREENSHOTS / f"{page.name}.png"))  # the README shows these (make screenshots)
         top = tab.evaluate(FIRST_CHART_TOP)
         if page.name in FIGURELESS:
             assert top is None, f"{page.name} draws a figure: check it like the others"
