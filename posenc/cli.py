@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tomllib
 from collections.abc import Callable
-from importlib import metadata
 from pathlib import Path
+
+from posenc_core._version import PYPROJECT, project_version
 
 PACKAGE = Path(__file__).resolve().parent
 INSTALLED_APP = PACKAGE / "app" / "app.py"
@@ -41,7 +41,6 @@ SERVING: dict[str, object] = {
 """Streamlit settings for serving the app, the same as ``.streamlit/config.toml`` (tests/test_cli.py checks)."""
 
 COMMANDS = ("app", "export", "config")
-PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"  # a clone's; an installed package has none
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,15 +61,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def version() -> str:
     """The installed distribution's version; in a clone never installed, the version its pyproject.toml states."""
-    try:
-        return metadata.version("posenc")
-    except metadata.PackageNotFoundError:
-        pass
-    try:
-        with PYPROJECT.open("rb") as handle:
-            return f"{tomllib.load(handle)['project']['version']} (source tree)"
-    except (OSError, KeyError, tomllib.TOMLDecodeError):
-        return "unknown"
+    return project_version(PYPROJECT)
 
 
 def streamlit_argv(argv: list[str]) -> list[str]:

@@ -20,6 +20,14 @@ argument checks every public function shares (``_checks``). The flat names of ve
 
 from posenc_core import _moved
 
-__version__ = "0.1.0"
+
+def __getattr__(name: str):
+    """``posenc_core.__version__``: the project's (``_version``), read when asked."""
+    if name == "__version__":
+        from posenc_core._version import project_version
+
+        return project_version()
+    raise AttributeError(f"module 'posenc_core' has no attribute {name!r}")
+
 
 _moved.install()

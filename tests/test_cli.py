@@ -69,10 +69,12 @@ def test_version_names_the_package(capsys):
 def test_a_clone_never_installed_states_its_pyproject_version(capsys, monkeypatch):
     import tomllib
 
-    def not_installed(name):
-        raise cli.metadata.PackageNotFoundError(name)
+    from posenc_core import _version
 
-    monkeypatch.setattr(cli.metadata, "version", not_installed)
+    def not_installed(name):
+        raise _version.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(_version.metadata, "version", not_installed)
     stated = tomllib.loads(cli.PYPROJECT.read_text())["project"]["version"]
     assert cli.main(["--version"]) == 0
     assert capsys.readouterr().out == f"posenc {stated} (source tree)\n"
