@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,7 @@ def load_table(
     *,
     key: str | None = None,
     max_elements: int = MAX_TABLE_ELEMENTS,
+    on_shape: Callable[[tuple[int, int]], None] | None = None,
     device=None,
     dtype=torch.float32,
 ) -> torch.Tensor:
@@ -66,7 +68,9 @@ def load_table(
     "pos_emb"); otherwise a ValueError lists the candidates. The table must be 2-D, non-empty, real numbers,
     finite, of magnitude at most ``MAX_ABS_VALUE`` and at most ``max_elements`` values. What the file declares is
     checked before its data are read (:mod:`posenc_core.models.table_files`): a zip bomb or a header claiming terabytes
-    costs no memory, and a pickle never runs. Returns (L, d) in ``dtype`` (float32 by default).
+    costs no memory, and a pickle never runs. ``on_shape``, if given, is called with the chosen table's (L, d) once
+    its header passed those checks, before any of its values is read: a caller may refuse (raise) a table it has no
+    room for at no cost (the app's upload budget does). Returns (L, d) in ``dtype`` (float32 by default).
     """
     name, data = table_files.open_source(source)
     suffix = Path(name).suffix.lower()
@@ -75,10 +79,12 @@ def load_table(
     if key is not None and not isinstance(key, str):
         raise ValueError(f"key must be a tensor name (str) or None (got {key!r})")
     max_elements = check_int("max_elements", max_elements, minimum=1)
+    if on_shape is not None and not callable(on_shape):
+        raise ValueError(f"on_shape must be callable or None (got {on_shape!r})")
     dtype = check_float_dtype(dtype)
     with table_files.read_entries(name, data, suffix, max_elements) as entries:
         chosen = _choose(entries, key, name)
-        table = _validated(entries[chosen], name, chosen, max_elements, dtype)
+        table = _validated(entries[chosen], name, chosen, max_elements, dtype, on_shape)
     return table.to(device=resolve_device(device), dtype=dtype)
 
 
@@ -175,7 +181,9 @@ def _choose(entries: dict[str, table_files.Entry], key: str | None, name: str) -
     )
 
 
-def _validated(entry: table_files.Entry, name: str, key: str, max_elements: int, dtype: torch.dtype) -> torch.Tensor:
+def _validated(
+    entry: table_files.Entry, name: str, key: str, max_elements: int, dtype: torch.dtype, on_shape=None
+) -> torch.Tensor:
     """The chosen entry's values, once its header passed every check (kind, 2-D, non-empty, size): finite, within
     ``MAX_ABS_VALUE`` and still finite in ``dtype``."""
     where = f"source {name!r}" + (f" key {key!r}" if key else "")
@@ -193,6 +201,8 @@ def _validated(entry: table_files.Entry, name: str, key: str, max_elements: int,
             f"{where}: {entry.shape[0]} x {entry.shape[1]} = {count} values is more than "
             f"max_elements = {max_elements} (default {MAX_TABLE_ELEMENTS} = 1024 x 8192)"
         )
+    if on_shape is not None:
+        on_shape(tuple(entry.shape))
     try:
         values = _dense_real(torch.as_tensor(entry.load()), where)
     except Exception as error:  # damaged data past a good header (a bad deflate stream, a CRC, a short record)

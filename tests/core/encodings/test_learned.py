@@ -293,3 +293,20 @@ def test_ambiguous_error_lists_at_most_20_names():
     torch.save(state, data)
     with pytest.raises(ValueError, match=r"'layer19\.weight', \.\.\. \(25 in all\)$"):
         load_table((data.getvalue(), "state.pt"))
+
+
+def test_load_table_tells_on_shape_the_tables_shape_before_reading_its_values():
+    buffer = io.BytesIO()
+    np.save(buffer, np.ones((6, 5), dtype=np.float64))
+    seen = []
+    assert load_table((buffer.getvalue(), "t.npy"), on_shape=seen.append, device="cpu").shape == (6, 5)
+    assert seen == [(6, 5)]
+
+    def refuse(shape):
+        raise ValueError(f"no room for {shape}")
+
+    truncated = buffer.getvalue()[:-40]  # reading its values would say "truncated": the refusal comes first
+    with pytest.raises(ValueError, match=r"no room for \(6, 5\)"):
+        load_table((truncated, "t.npy"), on_shape=refuse, device="cpu")
+    with pytest.raises(ValueError, match="on_shape"):
+        load_table((buffer.getvalue(), "t.npy"), on_shape=3, device="cpu")
