@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 import torch
 
 from posenc.drawing.plain_text import for_plotly
+from posenc.figures.learned.budget import TableBudget, server_budget, trim
 from posenc.i18n import _
 from posenc_core.device import resolve_device
 from posenc_core.encodings import learned
@@ -38,6 +39,7 @@ class Upload(NamedTuple):
 class Kept(NamedTuple):
     name: str  # the file name, or org/name:tensor
     table: torch.Tensor  # (L, d) float32 on the CPU, shared read-only
+    key: str = ""  # what the upload budget counts it under (the content's SHA-256)
 
 
 _shared: weakref.WeakValueDictionary[str, torch.Tensor] = weakref.WeakValueDictionary()  # sha256 -> table held
@@ -45,12 +47,19 @@ _shared_lock = threading.Lock()
 
 
 class TableStore:
-    """One reader's tables by SHA-256, at most ``limit`` (the least recently used goes first)."""
+    """One reader's tables by SHA-256, at most ``limit`` (the least recently used goes first), each counted in the
+    server's upload budget (:mod:`posenc.figures.learned.budget`) while it is kept.
 
-    def __init__(self, limit: int = MAX_SESSION_TABLES):
+    :meth:`close` lets every table go and gives its bytes back (the app calls it when Streamlit drops the session);
+    a store that is collected without being closed does the same, so a session that ends unseen still gives its
+    share of the budget back. A closed store can keep tables again (a session that reconnects)."""
+
+    def __init__(self, limit: int = MAX_SESSION_TABLES, budget: TableBudget | None = None):
         self.limit = limit
+        self.budget = budget if budget is not None else server_budget()
         self._tables: OrderedDict[str, Kept] = OrderedDict()
         self._lock = threading.Lock()
+        self._finalizer = weakref.finalize(self, _let_go, self._tables, self._lock, self.budget)
 
     def __contains__(self, digest: object) -> bool:
         return digest in self._tables
@@ -64,37 +73,74 @@ class TableStore:
 
     def discard(self, digest: str) -> None:
         with self._lock:
-            self._tables.pop(digest, None)
+            kept = self._tables.pop(digest, None)
+        if kept is not None:
+            key = kept.key
+            del kept  # the table itself, before the allocator is asked for its memory
+            trim(self.budget.release(key))
+
+    def close(self) -> int:
+        """Let every table go; the bytes given back to the budget."""
+        return _let_go(self._tables, self._lock, self.budget)
 
     def add_upload(self, data: bytes, filename: str) -> Upload:
-        """Read an uploaded table (``posenc_core.encodings.learned.load_table``; a ValueError says what is wrong) and
-        keep it
-        under the SHA-256 of its name and ``data`` (figures show the name: the figure cache keys on both); bytes
-        another reader holds are not read again."""
+        """Read an uploaded table (``posenc_core.encodings.learned.load_table``; a ValueError says what is wrong,
+        :class:`BudgetFull` when the server's upload budget has no room for it, known from the file's header before
+        its values are read) and keep it under the SHA-256 of its name and ``data`` (figures show the name: the
+        figure cache keys on both); bytes another reader holds are not read again, nor counted again."""
         content = hashlib.sha256(data).hexdigest()
         with _shared_lock:
             table = _shared.get(content)
-        if table is None:
-            table = learned.load_table((data, filename), device="cpu")
+        if table is not None:
+            self.budget.hold(content, table.nbytes)
+        else:
+            charged = []
+
+            def charge(shape: tuple[int, int]) -> None:
+                self.budget.hold(content, shape[0] * shape[1] * 4)  # float32, as kept
+                charged.append(content)
+
+            try:
+                with self.budget.reading():
+                    table = learned.load_table((data, filename), on_shape=charge, device="cpu")
+            except Exception:
+                for key in charged:  # read no further: its hold goes
+                    self.budget.release(key)
+                raise
             with _shared_lock:
                 table = _shared.setdefault(content, table)
         digest = hashlib.sha256(filename.encode() + b"\0" + bytes.fromhex(content)).hexdigest()
-        return self._keep(digest, filename, table)
+        return self._keep(digest, filename, table, content)
 
     def add_table(self, table: torch.Tensor, name: str) -> Upload:
         """Keep a table read elsewhere (a model's table fetched by id) as an upload is kept, under the SHA-256 of its
-        name and values."""
+        name and values; it is counted in the budget but never refused (it is in memory already)."""
         table = table.detach().to("cpu", torch.float32).contiguous()
         digest = hashlib.sha256(name.encode() + b"\0" + table.numpy().tobytes()).hexdigest()
-        return self._keep(digest, name, table)
+        self.budget.hold(digest, table.nbytes, refuse=False)
+        return self._keep(digest, name, table, digest)
 
-    def _keep(self, digest: str, name: str, table: torch.Tensor) -> Upload:
+    def _keep(self, digest: str, name: str, table: torch.Tensor, key: str) -> Upload:
+        """Keep ``table`` (its budget already held once for this store under ``key``)."""
+        released = []
         with self._lock:
-            self._tables[digest] = Kept(name, table)
+            if digest in self._tables:
+                released.append(key)  # kept already: its one hold stays
+            self._tables[digest] = Kept(name, table, key)
             self._tables.move_to_end(digest)
             while len(self._tables) > self.limit:
-                self._tables.popitem(last=False)
+                released.append(self._tables.popitem(last=False)[1].key)
+        trim(sum(self.budget.release(each) for each in released))
         return Upload(digest, tuple(table.shape))
+
+
+def _let_go(tables: OrderedDict[str, Kept], lock: threading.Lock, budget: TableBudget) -> int:
+    with lock:
+        keys = [kept.key for kept in tables.values()]
+        tables.clear()
+    freed = sum(budget.release(key) for key in keys)
+    trim(freed)
+    return freed
 
 
 _current: contextvars.ContextVar[TableStore | None] = contextvars.ContextVar("learned_tables", default=None)
