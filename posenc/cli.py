@@ -102,6 +102,9 @@ def _flag(value: object) -> str:
 
 
 def _app(argv: list[str]) -> int:
+    from posenc.serve import allocator
+
+    allocator.settle()  # before Streamlit's threads: two malloc arenas, large temporaries mapped apart
     from streamlit.web import cli as streamlit_cli
 
     from posenc.serve import open_files_log
