@@ -55,17 +55,13 @@ def read_upload(upload) -> Upload:
         )
     try:
         kept = store.add_upload(upload.getvalue(), upload.name)
-    except BudgetFull as full:
-        message = budget_message(full)
+    except ValueError as error:  # BudgetFull is one too, with its own words for the reader
+        message = budget_message(error) if isinstance(error, BudgetFull) else str(error)
         st.session_state[REFUSED_KEY] = (upload.file_id, message)
-        _drop_bytes(upload)
-        raise ValueError(message) from full
-    except ValueError as error:
-        st.session_state[REFUSED_KEY] = (upload.file_id, str(error))
-        _drop_bytes(upload)
-        raise
+        raise ValueError(message) from error
+    finally:
+        _drop_bytes(upload)  # read or refused, the file's bytes are no longer needed
     st.session_state[READ_KEY] = (upload.file_id, kept)
-    _drop_bytes(upload)
     return kept
 
 
