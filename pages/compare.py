@@ -66,8 +66,9 @@ def similarity() -> None:
     what_to_notice(
         _(
             "Sinusoidal with d_model = 128 and plain RoPE with head_dim = 128 (both base 10000) draw the same curve: "
-            "both are Σ cos(kθ_i) over the same frequencies. RoPE puts that sum inside the attention score, where the "
-            "content of q and k cannot blur it."
+            "both are Σ cos(kθ_i) over the same frequencies. RoPE puts that sum inside the attention score: q and k "
+            "weight each of its terms, but no term mixes content with absolute position, as the cross terms of an "
+            "added encoding do."
         ),
         _(
             "A larger base (Llama-3.1: 500000) and context scaling keep the similarity high over longer distances; the "

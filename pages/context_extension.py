@@ -25,7 +25,8 @@ with about():
             "(position interpolation) divides every θᵢ by the factor s; *NTK-aware* raises the base instead, so fast "
             "pairs barely move; *dynamic NTK* does that only once the sequence outgrows L; *YaRN* and *Llama 3.1* keep "
             "the fast pairs, divide the slow ones by s and blend in between; *LongRoPE* divides each pair by its own "
-            "searched factor. YaRN and LongRoPE also scale cos and sin, which sharpens attention. Every number below "
+            "searched factor. YaRN and LongRoPE also multiply cos and sin by an *attention factor*, which sharpens "
+            "attention. Every number below "
             "comes from `posenc_core.rope.scaling` (HF transformers' formulas)."
         )
     )
@@ -78,7 +79,8 @@ def frequencies() -> None:
         ),
         _(
             "LongRoPE divides pair i by its own searched factor (long list past L, short list within): about 1 for "
-            "the fast pairs and up to about 65 for Phi-3-mini-128k's slowest (more than s = 32)."
+            "the fast pairs and up to about 65 for Phi-3-mini-128k's slowest (more than s = 32). The paper also "
+            "leaves the first tokens un-interpolated (their original angles); HF's longrope, drawn here, does not."
         ),
     )
 
@@ -108,13 +110,14 @@ def angles() -> None:
     show.figure("context-angles", params)
     what_to_notice(
         _(
-            "Past L, the original slow pair's angle leaves the dotted trained maximum; a scaled one stays under it "
-            "until s·L (linear, YaRN, Llama 3.1), or nearly (NTK, whose slowest pair is divided by exactly s)."
+            "Past L, a slow pair's original angle leaves the dotted trained maximum. Linear, YaRN and Llama 3.1 "
+            "divide every slow pair by s, so each stays under it until s·L; NTK divides only the slowest pair by "
+            "exactly s (it stays under until s·L) and the other slow pairs by less (they leave it before s·L)."
         ),
     )
 
 
-def dynamic_and_temperature() -> None:
+def dynamic_and_attention_factor() -> None:
     show.figure("context-dynamic-base", params)
     show.figure("context-temperature", params)
     what_to_notice(
@@ -123,8 +126,8 @@ def dynamic_and_temperature() -> None:
             "base' = base·(s·seq_len/L − (s − 1))^(d/(d−2))."
         ),
         _(
-            "YaRN's temperature 0.1·ln(s) + 1 multiplies cos and sin (so the logits by its square); LongRoPE's is "
-            "√(1 + ln(s)/ln(L))."
+            "YaRN's attention factor 0.1·ln(s) + 1 (√(1/t) in the paper, t the temperature) multiplies cos and sin, "
+            "so the logits by its square; LongRoPE's attention factor is √(1 + ln(s)/ln(L))."
         ),
     )
 
@@ -210,7 +213,7 @@ show_sections(
         N_("Frequencies"): frequencies,
         N_("YaRN's ramp"): yarn_ramp,
         N_("Angles past L"): angles,
-        N_("Dynamic NTK, temperature"): dynamic_and_temperature,
+        N_("Dynamic NTK, attention factor"): dynamic_and_attention_factor,
         N_("Base calculator"): base_for_context,
         N_("Methods table"): methods,
         N_("Layer by layer"): layer_by_layer,

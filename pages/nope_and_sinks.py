@@ -1,5 +1,5 @@
 """NoPE and sinks: what a causal mask alone tells a model about position, Llama 4's NoPE layers and their
-temperature, and StreamingLLM's cache with the positions it gives."""
+query scale, and StreamingLLM's cache with the positions it gives."""
 
 import streamlit as st
 
@@ -18,7 +18,8 @@ with about():
         _(
             "Some layers of today's models have **no position encoding at all** (NoPE). A decoder still knows order: "
             "its causal mask lets token i see tokens 0 … i only, so what attention returns depends on how many tokens "
-            "came before. Llama 4 leaves RoPE out of every 4th layer and warms those layers' attention at long range. "
+            "came before. Llama 4 leaves RoPE out of every 4th layer: those layers attend over the whole context, and "
+            "their queries are scaled up at long range (temperature tuning: a lower temperature, sharper attention). "
             "And when a stream outgrows the cache, StreamingLLM keeps the first few tokens, where trained models park "
             "their attention (the *sinks*), and numbers the cached tokens 0, 1, 2, … anew. Every number drawn is "
             "computed by `posenc_core.encodings.nope` and `posenc_core.encodings.attention_sink`."
@@ -65,8 +66,11 @@ def real_attention() -> None:
     st.markdown(
         _(
             "A real encoder (all-MiniLM-L6-v2, built in) reads a sentence: the share of attention each of its heads "
-            "puts on the first token ([CLS]) and on [SEP], averaged over the queries. Heads that pile far more than "
-            "1/L there are the *sinks* StreamingLLM keeps."
+            "puts on the first token ([CLS]) and on the last ([SEP]), averaged over the queries. A token that draws "
+            "far more than 1/L of a head's attention, whatever the sentence, is a *sink*. This model is a "
+            "bidirectional encoder: every token sees the whole sentence, [SEP] included. StreamingLLM's sinks are "
+            "the first tokens of a decoder, the only ones every later query can see; the figure shows the same "
+            "habit, attention parked on a token that carries no word, in the other kind of model."
         )
     )
     text = {"attention_text": controls.control("attention_text")}

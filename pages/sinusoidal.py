@@ -69,6 +69,7 @@ elif preset is not None:
         )
     )
 
+WAVES, RELATIVE = N_("One wave per channel"), N_("A relative code")  # tabs the notes refer the reader to
 FAST_CHANNELS = {
     "interleaved": N_("the left columns (small j, fast pairs)"),
     "half": N_("the left columns of each half (channels 0.. and ⌈d/2⌉.., the fast pairs)"),
@@ -85,9 +86,9 @@ def table() -> None:
             "the right they change ever more slowly: a slow pair barely moves over {seq_len:,} positions."
         ).format(layout=params["layout"], fast=_(fast), seq_len=params["seq_len"]),
         _(
-            "Read down one column and you read one wave (next tab): a sin channel starts at 0 (white), its cos "
-            "partner at 1 (red). No two rows are the same, so each position gets its own code."
-        ),
+            "Read down one column and you read one wave (the tab *{waves}*): a sin channel starts at 0 (white), its "
+            "cos partner at 1 (red). No two rows are the same, so each position gets its own code."
+        ).format(waves=_(WAVES)),
     )
 
 
@@ -203,8 +204,8 @@ def binary_counter() -> None:
         ),
         _(
             "A wave is continuous where a bit jumps: neighbouring positions get nearby vectors, and a shift by k is "
-            "a rotation of each pair (the next tab), which a bit pattern has no equivalent of."
-        ),
+            "a rotation of each pair (the tab *{relative}*), which a bit pattern has no equivalent of."
+        ).format(relative=_(RELATIVE)),
     )
 
 
@@ -212,8 +213,8 @@ show_sections(
     {
         N_("The table"): table,
         N_("A binary counter"): binary_counter,
-        N_("One wave per channel"): waves,
-        N_("A relative code"): relative_code,
+        WAVES: waves,
+        RELATIVE: relative_code,
         N_("Add or concatenate"): add_or_concatenate,
     }
 )

@@ -180,3 +180,14 @@ register_scheme(
         used_by="Qwen2-VL and Qwen2.5-VL vision encoders, Pixtral, EVA-02",
     )
 )
+register_scheme(
+    Scheme(
+        "nope",
+        "NoPE (no position encoding)",
+        trainable="no: nothing to train",
+        extrapolation="no position to run past; small NoPE decoders extrapolated better than RoPE and ALiBi",
+        relative="implicitly: a causal layer can count the tokens before it",
+        acts_on="nowhere: the causal mask alone orders the tokens (decoders only)",
+        used_by="Llama 4 and SmolLM3 (every 4th layer)",
+    )
+)

@@ -21,8 +21,11 @@ from posenc.ui import link
 
 KEY = "section"
 ALL = N_("All sections")
-# a label shortened so that a page's tabs fit one line at 1440 px -> its new label (links keep working)
-FORMER_LABELS = {"Layer by layer (Gemma 3, Llama 4)": "Layer by layer"}
+# a label shortened (so that a page's tabs fit one line at 1440 px) or corrected -> its new label (links keep working)
+FORMER_LABELS = {
+    "Layer by layer (Gemma 3, Llama 4)": "Layer by layer",
+    "Dynamic NTK, temperature": "Dynamic NTK, attention factor",  # YaRN's factor is √(1/t), not the temperature
+}
 
 
 def show_sections(sections: Mapping[str, Callable[[], None]]) -> str:

@@ -1,5 +1,5 @@
 """NoPE: no position encoding at all. What a causal mask alone tells a model about position, and how Llama 4
-mixes NoPE layers with RoPE layers (its "iRoPE" design) and warms their attention at long range.
+mixes NoPE layers with RoPE layers (its "iRoPE" design) and scales their queries up at long range.
 
 A causal mask lets token i see tokens 0..i only. With equal scores (no position signal, nothing learned yet)
 its attention is uniform over those i+1 tokens, so its output is the running mean of the values,
@@ -8,7 +8,8 @@ is 1 / (i+1): the output's length falls like 1/sqrt(i+1), and a later layer can 
 (i ≈ 1/‖o_i‖² - 1). Order is not lost without a position encoding; it is only blurred.
 
 Llama 4 keeps RoPE on most layers and leaves every 4th layer without it (``no_rope_layers``: 1 = RoPE,
-0 = NoPE). On the NoPE layers the query is multiplied by a temperature that grows with the token's index:
+0 = NoPE). On the NoPE layers the query is multiplied by a scale that grows with the token's index (HF's
+``attn_temperature_tuning``: a larger scale is a lower softmax temperature, sharper attention):
 scale(p) = log(floor((p + 1) / floor_scale) + 1) · attn_scale + 1, with p the token's 0-based index in the
 sequence (HF: ``arange(new tokens) + tokens already cached``, not ``position_ids``).
 
@@ -97,7 +98,7 @@ def llama4_attention_scale(
     device=None,
     dtype: torch.dtype = torch.float32,
 ) -> torch.Tensor:
-    """Llama 4's query temperature on NoPE layers: log(floor((p + 1) / floor_scale) + 1) · attn_scale + 1.
+    """Llama 4's NoPE-layer query scale (temperature tuning): log(floor((p + 1) / floor_scale) + 1) · attn_scale + 1.
 
     ``positions`` p are 0-based token indices in the sequence (what HF feeds it: the new tokens' indices after
     the cached ones). 1 for p < floor_scale - 1, then a step up at every multiple of floor_scale. Shape (P,).

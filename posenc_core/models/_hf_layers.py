@@ -3,7 +3,7 @@ RoPE and with which base, for models whose layers differ.
 
 - Llama 4 (``llama4`` / ``llama4_text``): ``no_rope_layers`` (1 = RoPE, 0 = NoPE; default every
   ``no_rope_layer_interval``-th layer NoPE), RoPE layers attend in ``attention_chunk_size`` chunks, NoPE layers
-  warm their queries when ``attn_temperature_tuning`` is on (``floor_scale``, ``attn_scale``).
+  scale their queries up when ``attn_temperature_tuning`` is on (``floor_scale``, ``attn_scale``).
 - Gemma 3 (``gemma3`` / ``gemma3_text``): ``layer_types`` (default: every ``sliding_window_pattern``-th layer
   full attention, the others sliding), the sliding layers' base ``rope_local_base_freq`` (v5:
   ``rope_parameters.sliding_attention.rope_theta``).

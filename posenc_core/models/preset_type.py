@@ -2,9 +2,9 @@
 
 Presets (``posenc_core.models.presets``) and configs read by ``posenc_core.models.hf_config`` are both ModelPresets.
 Hybrid
-models describe their layers here too: Llama 4 leaves every 4th layer without RoPE (``rope_layers``) and warms
-those layers' queries (``nope_floor_scale``, ``nope_attn_scale``); Gemma 3 gives its sliding-window layers
-another RoPE base (``local_rope_theta``) than its full-attention ones (``layer_types``).
+models describe their layers here too: Llama 4 leaves every 4th layer without RoPE (``rope_layers``) and scales
+those layers' queries up at long range (``nope_floor_scale``, ``nope_attn_scale``); Gemma 3 gives its sliding-window
+layers another RoPE base (``local_rope_theta``) than its full-attention ones (``layer_types``).
 
 Ref: HF transformers ``configuration_llama4.py`` (``no_rope_layers``, ``floor_scale``, ``attn_scale``),
 ``configuration_gemma3.py`` (``layer_types``, ``rope_local_base_freq``).

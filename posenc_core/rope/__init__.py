@@ -3,7 +3,7 @@
 - :mod:`posenc_core.rope.rotary`        angles, cos/sin tables, the two channel layouts, partial rotary, scores
                                         (its names are re-exported here: ``posenc_core.rope.apply``)
 - :mod:`posenc_core.rope.scaling`       inverse frequencies and their context extensions (HF's ``rope_type``s);
-                                        :mod:`~posenc_core.rope.yarn` YaRN's ramp and temperature,
+                                        :mod:`~posenc_core.rope.yarn` YaRN's ramp and attention factor,
                                         :mod:`~posenc_core.rope.scaling_keys` the keys each type reads,
                                         ``_params`` the reader of a ``rope_scaling`` dict
 - :mod:`posenc_core.rope.bounds`        RoFormer's long-term decay and the base a context needs (Men et al.)

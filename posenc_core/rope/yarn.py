@@ -1,4 +1,4 @@
-"""YaRN building blocks: the correction range, the per-pair ramp and the attention temperature.
+"""YaRN building blocks: the correction range, the per-pair ramp and the attention factor.
 
 The ramp is 0 for pairs that are kept (short wavelengths, many rotations inside the original context) and 1
 for pairs that are interpolated (divided by the factor). The app plots these helpers directly.
@@ -18,7 +18,7 @@ from posenc_core.device import resolve_device
 
 
 def get_mscale(scale: float, mscale: float = 1.0) -> float:
-    """YaRN temperature: 1 if scale <= 1 else 0.1 * mscale * ln(scale) + 1.
+    """YaRN attention factor √(1/t) (t the temperature): 1 if scale <= 1 else 0.1 * mscale * ln(scale) + 1.
 
     Ref: Peng et al. 2023, arXiv 2309.00071 (sqrt(1/t)); DeepSeek-V2 ``yarn_get_mscale``.
     """

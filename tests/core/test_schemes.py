@@ -18,7 +18,7 @@ def empty_registry(monkeypatch):
 
 
 def test_the_known_schemes_are_registered_in_the_lesson_order():
-    known = ["sinusoidal", "learned", "shaw", "t5", "alibi", "rope", "mrope"]
+    known = ["sinusoidal", "learned", "shaw", "t5", "alibi", "rope", "mrope", "nope"]
     assert [key for key in SCHEMES if key in known] == known
 
 
@@ -28,6 +28,14 @@ def test_each_row_of_the_table_has_every_column_and_names_its_scheme():
     for row in rows:
         assert list(row) == list(FACT_COLUMNS.values())
         assert all(isinstance(value, str) and value for value in row.values())
+
+
+def test_the_table_has_a_row_for_leaving_position_out():
+    """NoPE is a scheme of its own (a layer in four of Llama 4 and SmolLM3): the table says what leaving position out
+    does, next to the schemes that put it in."""
+    (row,) = [row for row in schemes.facts_table() if row["scheme"].startswith("NoPE")]
+    assert row["trainable"].startswith("no") and "causal mask" in row["where it acts"]
+    assert "Llama 4" in row["used by"]
 
 
 @pytest.mark.parametrize(
@@ -63,7 +71,7 @@ def test_a_model_type_claimed_by_two_schemes_is_refused(empty_registry):
 
 def test_an_unknown_key_names_the_argument_and_the_choices():
     with pytest.raises(ValueError, match="scheme") as error:
-        schemes.get_scheme("nope")
+        schemes.get_scheme("wavelet")
     assert "rope" in str(error.value)
 
 

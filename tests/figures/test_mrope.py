@@ -204,10 +204,11 @@ def test_the_token_grid_has_integer_ticks(segments):
 
 def test_the_caption_says_one_t_id_only_for_t_equal_1():
     image = _build("mrope-position-ids", segments="text:2,image:1x4x4")
-    assert "an image (t = 1: one frame) keeps one T id for all its tokens" in image.notes[1]
-    assert "per frame" not in image.notes[1]
+    assert "an image (t = 1: one temporal patch) keeps one T id for all its tokens" in image.notes[1]
+    assert "per temporal patch" not in image.notes[1]
     in_time = _build("mrope-position-ids", segments="text:2,image:2x4x4")  # an image given two frames
-    assert "steps T once per frame" in in_time.notes[1] and "keeps one T id" not in in_time.notes[1]
+    assert "steps T once per temporal patch (two frames)" in in_time.notes[1]
+    assert "keeps one T id" not in in_time.notes[1]
     np.testing.assert_array_equal(in_time.data["t"][2:], [2, 2, 2, 2, 3, 3, 3, 3])
 
 

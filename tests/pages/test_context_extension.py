@@ -12,7 +12,7 @@ FIGURE_TITLES = (
     "YaRN ramp",
     "Angle m·θ_i mod 2π",
     "Dynamic NTK base'",
-    "Attention temperature",
+    "Attention factor vs scaling factor",
     "Smallest RoPE base",
     "Gemma-3-27B: RoPE per layer",
 )

@@ -131,14 +131,14 @@ def _notice(at) -> str:
 def test_the_text_says_an_image_shares_one_t_id_only_because_t_is_1():
     at = open_page(PAGE, section=None)
     intro = at.markdown[0].value
-    assert "an image (t = 1, a single frame) has one T id for all its tokens" in intro
-    assert "while a video's T steps once per frame" in intro
+    assert "an image (t = 1, a single temporal patch) has one T id for all its tokens" in intro
+    assert "while a video's T steps once per temporal patch, every two frames" in intro and "per frame" not in intro
     assert "tokens that share one T id" not in intro
     notice = _notice(at)  # the first tab: the id rows, and the default image is 1×4×6
     assert "all its tokens share T id 3 (t = 1)" in notice and "the rope delta is -9" in notice
     assert "pairs" not in notice  # only the open tab's notes
     at = open_page(PAGE, {"segments": "text:2,image:2x4x4,text:1"}, section="Three rows of position ids")
-    assert "T steps once per frame, ids 2–3 for its 2 frames" in _notice(at)
+    assert "T steps once per temporal patch, ids 2–3 for its 2 temporal patches" in _notice(at)
 
 
 @pytest.mark.parametrize(
@@ -158,6 +158,6 @@ def test_the_pair_order_note_follows_the_chosen_layout(layout, section, says, no
 def test_the_grid_notes_follow_the_item_drawn():
     at = open_page(PAGE, {"vision_index": "2"}, section="One image or video on its token grid")
     assert_healthy(at)
-    assert "the T id steps once per frame (8–9)" in _notice(at)
+    assert "the T id steps once per temporal patch (8–9)" in _notice(at)
     at.number_input(key="vision_index").set_value(1).run()
-    assert "every token has the same T id (3): one frame" in _notice(at)
+    assert "every token has the same T id (3): one temporal patch" in _notice(at)

@@ -1,3 +1,7 @@
+import pytest
+
+from posenc import i18n
+from posenc.i18n import _
 from tests.pages.conftest import (
     assert_healthy,
     caption_text,
@@ -171,6 +175,17 @@ def test_each_section_has_its_own_notes_that_follow_the_controls():
     }
     for label, (query, expected) in changed.items():
         assert expected in _notice(open_page("sinusoidal", query, section=label)), label
+
+
+@pytest.mark.parametrize("code", ["en", "ko", "zh-CN"])
+def test_a_note_that_sends_the_reader_to_another_tab_names_it(code):
+    """The table's and the binary counter's notes name the tab they mean, in the reader's language: a "(next tab)"
+    pointed at the wrong one once the counter sat between the table and the waves."""
+    with i18n.language(code):
+        named = {"The table": _("One wave per channel"), "A binary counter": _("A relative code")}
+    for section, tab in named.items():
+        text = "\n".join(block.value for block in open_page("sinusoidal", {"lang": code}, section=section).markdown)
+        assert f"*{tab}*" in text and "next tab" not in text, (code, section)
 
 
 def test_the_binary_counter_says_when_the_tables_pairs_do_not_double():

@@ -1,6 +1,6 @@
 """The code behind the context-extension figures, in PyTorch (float32 frequencies, as HF) and NumPy.
 
-Ref: HF ``modeling_rope_utils`` (every variant); Peng et al. 2023, arXiv 2309.00071 (YaRN's ramp and temperature);
+Ref: HF ``modeling_rope_utils`` (every variant); Peng et al. 2023, arXiv 2309.00071 (YaRN's ramp and attention factor);
 Men et al. 2024, arXiv 2405.14591 (the base bound B(m)); DeepSeek-V2 ``yarn_get_mscale``.
 """
 
@@ -147,7 +147,7 @@ def temperature_code(values: Mapping[str, Any]) -> Snippet:
         + ("" if both else "  # DeepSeek-V3's, as an example"),
         f"""
         s = np.logspace(0, np.log10({MAX_FACTOR}), {FACTOR_POINTS})  # the scaling factor
-        def get_mscale(s, m=1.0):  # YaRN's temperature: 0.1·m·ln s + 1 (1 for s <= 1)
+        def get_mscale(s, m=1.0):  # YaRN's attention factor √(1/t): 0.1·m·ln s + 1 (1 for s <= 1)
             return np.where(s <= 1, 1.0, 0.1 * m * np.log(s) + 1)
         ratio = get_mscale(s, mscale) / get_mscale(s, mscale_all_dim)  # DeepSeek's cos/sin factor
         result = {{

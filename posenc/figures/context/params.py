@@ -13,7 +13,7 @@ PAGE = "context_extension"
 
 # The scaling keys the page sets beside the shared factor and original_max_position_embeddings: the core's
 # description of each (posenc_core.rope.scaling_keys) gives the list, the default and the help; here only the
-# label and the range a control offers. attention_factor is left to each type's own derivation (the temperature
+# label and the range a control offers. attention_factor is left to each type's own derivation (the attention-factor
 # figure draws it), so it has no control.
 SHARED_KEYS = ("factor", "original_max_position_embeddings", "rope_theta", "partial_rotary_factor")
 DERIVED_KEYS = ("attention_factor",)

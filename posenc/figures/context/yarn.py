@@ -1,5 +1,5 @@
 """Context extension, the knobs behind the curves: YaRN's ramp and correction range (with Llama 3.1's ramp),
-dynamic NTK's effective base against the sequence length, and the attention temperature against the factor.
+dynamic NTK's effective base against the sequence length, and the attention factor against the scaling factor.
 
 Every number comes from :mod:`posenc_core.rope.yarn` and :mod:`posenc_core.rope.scaling`.
 """
@@ -27,7 +27,7 @@ from posenc_core.rope import yarn as rope_yarn
 LENGTH_POINTS = 2048  # sequence lengths drawn by the dynamic-NTK curve
 
 
-FACTOR_POINTS = 256  # factors drawn by the temperature curves
+FACTOR_POINTS = 256  # factors drawn by the attention-factor curves
 
 
 DEEPSEEK_V3_MSCALE = 1.0  # mscale = mscale_all_dim in DeepSeek-V3's config, the example when the page sets none
@@ -203,7 +203,7 @@ def _longrope_attention_factor(factor: float, length: int) -> float:
 
 @register(
     "context-temperature",
-    title=N_("Attention temperature against the scaling factor"),
+    title=N_("Attention factor against the scaling factor"),
     page=PAGE,
     params=("factor", "original_max_position_embeddings", "mscale", "mscale_all_dim"),
 )
@@ -267,7 +267,7 @@ def attention_temperature(p: Mapping[str, Any]) -> FigureResult:
     mark(fig, p["factor"], f"s = {p['factor']:g}", log=True)
     fig.update_layout(
         title=_(
-            "Attention temperature vs factor s (L={length:,} for LongRoPE, mscale={mscale:g}, "
+            "Attention factor vs scaling factor s (L={length:,} for LongRoPE, mscale={mscale:g}, "
             "mscale_all_dim={mscale_all_dim:g})"
         ).format(length=length, mscale=mscale, mscale_all_dim=mscale_all_dim),
         xaxis_title=_("scaling factor s (log)"),

@@ -28,7 +28,7 @@ def position_ids_code(values: Mapping[str, Any]) -> str:
         for kind, *size in segments:
             if kind == "text":  # T = H = W = start + k: a text token steps by one on every axis
                 block = np.arange(size[0])[None, :].repeat(3, axis=0)
-            else:  # one token per merged patch, frame by frame, row by row: T = frame, H = row, W = column
+            else:  # one token per merged patch, temporal patch by temporal patch, row by row: T, H, W = its indices
                 t, h, w = size[0], size[1] // merge, size[2] // merge
                 grid = np.meshgrid(np.arange(t), np.arange(h), np.arange(w), indexing="ij")
                 block = np.stack([axis.ravel() for axis in grid])

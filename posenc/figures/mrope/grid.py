@@ -17,7 +17,7 @@ from posenc.figures.mrope.segments import position_ids, segment_spans
 from posenc.i18n import N_, _
 from posenc_core import sampling
 
-GRID_FRAMES = 4  # frames of a video drawn side by side in the grid figure
+GRID_FRAMES = 4  # temporal patches (two frames each) of a video drawn side by side in the grid figure
 
 
 GRID_LABELS = 144  # cells up to which the grid prints each token's ids
@@ -57,7 +57,7 @@ def vision_grid(p: Mapping[str, Any]) -> FigureResult:
     rows = sampling.strided_positions(gh, sampling.MAX_CELLS_PER_AXIS // 2)
     cols = sampling.strided_positions(gw, sampling.MAX_CELLS_PER_AXIS // 2)
     fig = make_subplots(
-        rows=1, cols=frames, subplot_titles=[_("frame t = {frame}").format(frame=f) for f in range(frames)]
+        rows=1, cols=frames, subplot_titles=[_("temporal patch t = {index}").format(index=f) for f in range(frames)]
     )
     token = torch.arange(first, end).reshape(gt, gh, gw)
     for f in range(frames):
@@ -104,7 +104,8 @@ def vision_grid(p: Mapping[str, Any]) -> FigureResult:
     offset = int(ids[0, first])
     notes = [
         _(
-            "ids = grid coordinates + {offset:,} (one more than the largest id before it); T id = frame + {offset:,}"
+            "ids = grid coordinates + {offset:,} (one more than the largest id before it); T id = temporal patch + "
+            "{offset:,}"
         ).format(offset=offset)
     ]
     if index < p["vision_index"]:
@@ -115,7 +116,7 @@ def vision_grid(p: Mapping[str, Any]) -> FigureResult:
             ),
         )
     if frames < gt:
-        notes.append(_("frames 0–{last} of {count} drawn").format(last=frames - 1, count=gt))
+        notes.append(_("temporal patches 0–{last} of {count} drawn").format(last=frames - 1, count=gt))
     if rows.numel() < gh or cols.numel() < gw:
         notes.append(sampled_note(rows.numel() * cols.numel(), gh * gw, "grid cells"))
     data = {"t": as_array(block[0]).ravel(), "h": as_array(block[1]).ravel(), "w": as_array(block[2]).ravel()}

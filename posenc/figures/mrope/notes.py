@@ -14,22 +14,23 @@ from posenc.i18n import _
 
 
 def vision_sentence(segments: list[Segment]) -> str:
-    """What T does for the images and videos among ``segments``: one T id per frame, so all tokens share one only
-    when t = 1."""
+    """What T does for the images and videos among ``segments``: one T id per temporal patch (two frames), so all
+    tokens share one only when t = 1."""
     vision = [s for s in segments if s.kind != "text"]
     image, video = any(s.t == 1 for s in vision), any(s.t > 1 for s in vision)
     if image and video:
         return _(
-            "an image (t = 1: one frame) keeps one T id for all its tokens and a video (or any item with t > 1) "
-            "steps T once per frame: its tokens share a T id per frame; H follows the token rows and W the columns"
+            "an image (t = 1: one temporal patch) keeps one T id for all its tokens and a video (or any item with "
+            "t > 1) steps T once per temporal patch (two frames); H follows the token rows and W the columns"
         )
     if image:
         return _(
-            "an image (t = 1: one frame) keeps one T id for all its tokens; H follows the token rows and W the columns"
+            "an image (t = 1: one temporal patch) keeps one T id for all its tokens; H follows the token rows and W "
+            "the columns"
         )
     return _(
-        "a video (or any item with t > 1) steps T once per frame: its tokens share a T id per frame; H follows the "
-        "token rows and W the columns"
+        "a video (or any item with t > 1) steps T once per temporal patch (two frames); H follows the token rows and "
+        "W the columns"
     )
 
 
@@ -46,7 +47,7 @@ def id_points(p: Mapping[str, Any], data: Mapping[str, np.ndarray]) -> list[str]
     time = (
         _("all its tokens share T id {id} (t = 1)").format(id=int(t_ids[0]))
         if s.t == 1
-        else _("T steps once per frame, ids {low}–{high} for its {frames} frames").format(
+        else _("T steps once per temporal patch, ids {low}–{high} for its {frames} temporal patches").format(
             low=int(t_ids.min()), high=int(t_ids.max()), frames=s.t
         )
     )
@@ -76,8 +77,10 @@ def id_points(p: Mapping[str, Any], data: Mapping[str, np.ndarray]) -> list[str]
     if any(s.t > 1 for s, _first, _end in vision):
         points.append(
             _(
-                "With t > 1 (a video: one temporal patch per 2 frames) the T id steps once per frame, so the same "
-                "patch in the next frame is one T id away; only t = 1 keeps one T id for the whole item."
+                "With t > 1 (a video: one temporal patch per 2 frames) the T id steps once per temporal patch, so "
+                "the same patch two frames later is one T id away; only t = 1 keeps one T id for the whole item. "
+                "Qwen2.5-VL steps T by absolute time instead: temporal patch × seconds per temporal patch × "
+                "tokens_per_second (2 ids per temporal patch for a 2-fps video)."
             )
         )
     return points
@@ -128,11 +131,12 @@ def grid_points(data: Mapping[str, np.ndarray]) -> list[str]:
     t, h, w = (data[a] for a in ("t", "h", "w"))
     frames = int(t.max() - t.min()) + 1
     time = (
-        _("every token has the same T id ({id}): one frame").format(id=int(t[0]))
+        _("every token has the same T id ({id}): one temporal patch").format(id=int(t[0]))
         if frames == 1
-        else _("the T id steps once per frame ({low}–{high}): tokens share it only within a frame").format(
-            low=int(t.min()), high=int(t.max())
-        )
+        else _(
+            "the T id steps once per temporal patch ({low}–{high}): tokens share it only within a temporal patch "
+            "(two frames)"
+        ).format(low=int(t.min()), high=int(t.max()))
     )
     return [
         _(

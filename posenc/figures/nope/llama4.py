@@ -1,4 +1,5 @@
-"""Llama 4's interleaved layers (RoPE in chunks, NoPE over everything) and the temperature of its NoPE layers."""
+"""Llama 4's interleaved layers (RoPE in chunks, NoPE over everything) and the query scale of its NoPE layers
+(HF's ``attn_temperature_tuning``: queries scaled up, a lower temperature)."""
 
 from __future__ import annotations
 
@@ -69,7 +70,7 @@ def curve_positions(context: int, floor_scale: int) -> np.ndarray:
 
 @register(
     "nope-llama4-temperature",
-    title=N_("Llama 4: NoPE query temperature"),
+    title=N_("Llama 4: NoPE query scale (temperature tuning)"),
     page="nope_and_sinks",
     params=("floor_scale", "attn_scale", "temperature_context"),
 )

@@ -42,8 +42,10 @@ def readout_points(p: Mapping[str, Any], data: Mapping[str, np.ndarray]) -> list
         ).format(position=int(position[middle]), read=read[middle], error=relative.max()),
         _(
             "So a later layer can tell early tokens from late ones without any position encoding. Trained NoPE "
-            "models learn such signals (Haviv et al. 2022; Kazemnejad et al. 2023); what they cannot do as easily "
-            "is go past the lengths they were trained on, which is why Llama 4 keeps RoPE on most layers."
+            "models learn such signals (Haviv et al. 2022), and small NoPE decoders went past their trained length "
+            "better than RoPE or ALiBi ones (Kazemnejad et al. 2023). Llama 4 uses both: its RoPE layers attend "
+            "within 8,192-token chunks, its NoPE layers over the whole context with their queries scaled up (the "
+            "tab *Llama 4: NoPE layers*)."
         ),
     ]
 

@@ -60,7 +60,10 @@ register_param(
         N_("floor_scale (tokens)"),
         1,
         10_000_000,
-        help=N_("The temperature steps up once every floor_scale tokens (Llama 4: 8192)."),
+        help=N_(
+            "The query scale steps up once every floor_scale tokens (Llama 4: 8192): a lower temperature, sharper "
+            "attention."
+        ),
         widget="number",
     )
 )

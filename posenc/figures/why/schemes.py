@@ -23,6 +23,7 @@ SCHEME_TEXT = frozenset(
         N_("T5 buckets"),
         N_("2-D sin-cos (ViT/MAE)"),
         N_("2-D RoPE (vision towers)"),
+        N_("NoPE (no position encoding)"),
         # answers
         N_("yes"),
         N_("no"),
@@ -53,6 +54,11 @@ SCHEME_TEXT = frozenset(
         N_("BLOOM, MPT, Falcon (some)"),
         N_("MAE, MoCo v3, I-JEPA (the original ViT learned its table)"),
         N_("Qwen2-VL and Qwen2.5-VL vision encoders, Pixtral, EVA-02"),
+        N_("no: nothing to train"),
+        N_("no position to run past; small NoPE decoders extrapolated better than RoPE and ALiBi"),
+        N_("implicitly: a causal layer can count the tokens before it"),
+        N_("nowhere: the causal mask alone orders the tokens (decoders only)"),
+        N_("Llama 4 and SmolLM3 (every 4th layer)"),
     }
 )
 """The table's text that is translated (the core's English, marked for the catalogues)."""
