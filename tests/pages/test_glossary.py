@@ -52,4 +52,20 @@ def test_every_term_has_its_three_languages_and_a_definition_in_each():
     for term in TERMS:
         assert all(term.get(code, "").strip() for code in ("en", "ko", "zh-CN")), term
         assert all(term["definition"].get(code, "").strip() for code in ("en", "ko", "zh-CN")), term["en"]
-        assert "|" not in str(term), "a | would split a cell of the table"
+        shown = [term[code] for code in ("en", "ko", "zh-CN")] + list(term["definition"].values())
+        assert "|" not in "".join(shown), "a | would split a cell of the table"
+
+
+def test_the_definitions_say_what_the_papers_say():
+    """The entries a learner trips on: what a positional encoding can be, the two permutation properties the lessons
+    contrast, NTK-aware scaling's multiplied base, and YaRN's attention factor acting on cos and sin (so on the
+    scores by its square), which is not the softmax temperature."""
+    by_name = {term["en"]: term["definition"]["en"] for term in TERMS}
+    assert {"bias", "rotation"} <= set(by_name["positional encoding"].replace(",", " ").split())
+    assert "stores no table" in by_name["position embedding"]
+    assert "permutation invariance" in by_name and "permutation equivariance" in by_name
+    assert "equivariant" in by_name["permutation equivariance"]
+    assert by_name["NTK-aware scaling"].startswith("Multiplying the base")
+    factor = by_name["attention factor (YaRN, LongRoPE)"]
+    assert "cos and sin" in factor and "square" in factor and "√(1/t)" in factor
+    assert "temperature" in by_name and "divided by" in by_name["temperature"]

@@ -1,0 +1,114 @@
+"""One vocabulary per language: every translation uses the glossary's term where its English uses the term, and no
+translation uses a term's other spelling (posenc.i18n.terminology). The checker itself is tested on made-up
+entries, so a catalogue that slips back to an old spelling is caught."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+
+import pytest
+from babel.messages.pofile import read_po
+
+from posenc.i18n import terminology
+from posenc.i18n.catalogues import LOCALE_DIRS, catalogue_files
+
+TERMS = terminology.load_terms()
+with terminology.GLOSSARY.open("rb") as handle:
+    ENTRIES = tomllib.load(handle)["term"]
+
+# (message, language, term): where grammar or code needs another word than the glossary's, and why
+EXCEPTIONS = {
+    ("frequency must be below head_dim/4 = {quarter} (got {j})", "ko", "frequency"): "the parameter's name",
+    ("frequency must be below head_dim/4 = {quarter} (got {j})", "zh-CN", "frequency"): "the parameter's name",
+}
+
+
+def _translations(code: str) -> dict[str, str]:
+    """msgid -> msgstr over every catalogue of ``code`` (translated entries, fuzzy or not: none should be fuzzy)."""
+    found = {}
+    for path in catalogue_files(code):
+        with path.open("rb") as file:
+            for message in read_po(file):
+                if message.id and message.string:
+                    found[str(message.id)] = str(message.string)
+    return found
+
+
+def _term(name: str) -> terminology.Term:
+    return next(term for term in TERMS if term.name == name)
+
+
+@pytest.mark.parametrize("code", list(LOCALE_DIRS))
+def test_every_translation_uses_the_glossary_s_terms(code):
+    violations = terminology.check({code: _translations(code)}, TERMS, EXCEPTIONS)
+    assert not violations, f"{len(violations)} translations leave the glossary:\n" + "\n".join(map(str, violations))
+
+
+def test_the_glossary_s_own_definitions_use_its_terms():
+    definitions = {
+        code: {entry["definition"]["en"]: entry["definition"][code] for entry in ENTRIES} for code in LOCALE_DIRS
+    }
+    violations = terminology.check(definitions, TERMS)
+    assert not violations, "\n".join(map(str, violations))
+
+
+def test_every_exception_is_still_needed():
+    """An exception the catalogues no longer need is dropped, so the list stays short and true."""
+    for (message, code, name), _reason in EXCEPTIONS.items():
+        table = {message: _translations(code)[message]}
+        assert terminology.check({code: table}, [_term(name)]), (message, code, name)
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "translation", "term"),
+    [
+        ("ko", "similarity against the offset k", "오프셋 k에 따른 유사도", "offset"),
+        ("ko", "Base (10000 in the paper)", "베이스 (논문에서는 10000)", "base (rope_theta)"),
+        ("ko", "the window view draws every position", "창 보기는 모든 위치를 그린다", "window"),
+        ("ko", "Resizing a learned table", "학습된 테이블의 크기 조정", "table"),
+        ("ko", "sampled: every distance", "표본: 모든 거리", "sampling"),
+        ("ko", "Without fine-tuning: {methods}.", "미세 조정 없이 쓰는 기법: {methods}.", "fine-tuning"),
+        ("zh-CN", "Base calculator", "基数计算器", "base (rope_theta)"),
+        ("zh-CN", "sampled: every distance", "抽样：每个距离", "sampling"),
+        ("zh-CN", "Positions drawn: an overview of 0..L−1", "绘制的位置：0..L−1 的概览", "overview"),
+        ("zh-CN", "From the link: step={value!r} is not a step of this lesson", "不是本课程的步骤", "lesson"),
+    ],
+)
+def test_the_checker_catches_a_term_s_other_spelling(code, message, translation, term):
+    violations = terminology.check({code: {message: translation}}, TERMS)
+    assert any(violation.term == term for violation in violations), violations
+
+
+def test_the_checker_asks_for_the_term_where_the_english_uses_it_and_nowhere_else():
+    rope = [_term("base (rope_theta)"), _term("dynamic NTK")]
+    assert not terminology.check({"ko": {"Base calculator": "base 계산기"}}, rope)
+    missing = terminology.check({"ko": {"Dynamic NTK's base": "dynamic NTK의 base"}}, rope)
+    assert [(violation.term, violation.kind) for violation in missing] == [("dynamic NTK", "missing")]
+    assert not terminology.check({"ko": {"the scale factor": "배율"}}, rope), "no term in the English, none asked"
+    # a name in code is not prose: `layout=` or table[p] ask for no translation of "layout" or "table"
+    assert not terminology.check({"zh-CN": {"layout={layout}, table[p]": "layout={layout}，table[p]"}}, TERMS)
+
+
+def test_a_shorter_term_inside_a_longer_one_is_not_asked_for_on_its_own():
+    """ "rotary position embedding" is 旋转位置编码: its "position embedding" does not also ask for 位置嵌入."""
+    assert not terminology.check({"zh-CN": {"🌀 RoPE: rotary position embedding": "🌀 RoPE：旋转位置编码"}}, TERMS)
+    missing = terminology.check({"zh-CN": {"a learned position embedding": "一个学习到的向量"}}, TERMS)
+    assert "learned position embedding" in {violation.term for violation in missing}
+
+
+def test_an_exception_lets_one_message_through_for_one_term_and_language():
+    table = {"ko": {"frequency must be below 8": "frequency는 8보다 작아야 한다"}}
+    assert terminology.check(table, TERMS)
+    assert not terminology.check(table, TERMS, {("frequency must be below 8", "ko", "frequency")})
+
+
+@pytest.mark.parametrize(("code", "word"), [("ko", "입력값"), ("zh-CN", "实际为")])
+def test_an_error_says_what_it_got_in_one_word(code, word):
+    """ "(got …)" at the end of an error reads the same in every message: 입력값 / 实际为 (not 받은 값, 收到, …)."""
+    wrong = [
+        f"{message!r} -> {text!r}"
+        for message, text in _translations(code).items()
+        if re.search(r"[(;] ?got \{", message) and word not in text
+    ]
+    assert not wrong, "\n".join(wrong)
