@@ -113,11 +113,27 @@ def _discover() -> list[tuple[str, str]]:
 CONTROLS = _discover()
 
 
-CASES = [
-    pytest.param(page, name, what, raw, id=f"{page}-{name}-{what}")
-    for page, name in CONTROLS
-    for what, raw in hostile_values(PARAMS[name]).items()
-]
+# A malformed or non-finite value falls back to its parameter's default whatever the others hold, so one link
+# carries every control of a page broken that way (as a mangled link would); a value out of range is clamped to a
+# range the other values set, so each goes alone.
+TOGETHER = ("malformed", "nan")
+
+
+def _attacks() -> list:
+    """(page, {parameter: raw}, what) for every control: alone out of range, together when malformed or NaN."""
+    alone, together = [], {}
+    for page, name in CONTROLS:
+        for what, raw in hostile_values(PARAMS[name]).items():
+            if what in TOGETHER:
+                together.setdefault((page, what), {})[name] = raw
+            else:
+                alone.append(pytest.param(page, {name: raw}, what, id=f"{page}-{name}-{what}"))
+    return alone + [
+        pytest.param(page, attack, what, id=f"{page}-every-{what}") for (page, what), attack in together.items()
+    ]
+
+
+CASES = _attacks()
 
 
 def test_the_controls_are_found_on_every_page():
@@ -131,22 +147,30 @@ def test_the_controls_are_found_on_every_page():
     assert {"int", "float", "ints", "choice", "bool"} <= kinds
 
 
-@pytest.mark.parametrize(("page", "name", "what", "raw"), CASES)
-def test_a_hostile_link_value_warns_and_the_control_holds_the_nearest_valid_value(page, name, what, raw):
-    at = open_page(page, {name: raw})
+def test_every_control_is_attacked_in_every_way():
+    attacked = {(page, name, what) for page, attack, what in (case.values for case in CASES) for name in attack}
+    expected = {(page, name, what) for page, name in CONTROLS for what in hostile_values(PARAMS[name])}
+    assert attacked == expected
+    assert not {(page, name, what) for page, name, what in CLASHES if what in TOGETHER}, "a clash needs its own link"
+
+
+@pytest.mark.parametrize(("page", "attack", "what"), CASES)
+def test_a_hostile_link_value_warns_and_the_control_holds_the_nearest_valid_value(page, attack, what):
+    at = open_page(page, attack)
     assert not at.exception, [e.message for e in at.exception]
     errors = error_texts(at)
-    clash = CLASHES.get((page, name, what))
+    clash = CLASHES.get((page, *attack, what)) if len(attack) == 1 else None
     if clash is None:
         assert not errors, errors
         assert chart_specs(at) or page in DRAWS_NO_FIGURE, "the page drew no figure"
     else:
         assert errors and all(clash in error for error in errors), (clash, errors)
-    assert f"{name}={raw!r}" in warning_text(at), warning_text(at)
-    shown = controls_on(at)
-    assert name in shown, f"{name} is not drawn on {page}"
-    others = {other: _held(PARAMS[other], widget.value) for other, widget in shown.items() if other != name}
-    spec = _page_range(PARAMS[name].within(others), shown[name])
-    expected, _ = spec.coerce(raw)
-    assert shown[name].value == (spec.to_url(expected) if spec.kind == "ints" else expected)
-    assert at.query_params[name] == spec.to_url(expected)
+    warned, shown = warning_text(at), controls_on(at)
+    for name, raw in attack.items():
+        assert f"{name}={raw!r}" in warned, (name, warned)
+        assert name in shown, f"{name} is not drawn on {page}"
+        others = {other: _held(PARAMS[other], widget.value) for other, widget in shown.items() if other != name}
+        spec = _page_range(PARAMS[name].within(others), shown[name])
+        expected, _ = spec.coerce(raw)
+        assert shown[name].value == (spec.to_url(expected) if spec.kind == "ints" else expected), name
+        assert at.query_params[name] == spec.to_url(expected), name
