@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from posenc.drawing import export
+from posenc.export.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -101,10 +102,22 @@ def test_exported_data_equal_what_the_app_builds(tmp_path):
         (["why-attention", "--size", "poster"], "invalid choice: 'poster'"),
     ],
 )
-def test_errors_are_one_clear_line(args, message):
-    done = run_cli(*args)
+def test_errors_are_one_clear_line(args, message, capsys):
+    """Each mistake through the exporter's own entry point (the next test meets one as a user does, in a shell)."""
+    try:
+        status = main(args)
+    except SystemExit as exit_:  # argparse's own refusals (a choice it does not offer)
+        status = exit_.code
+    stderr = capsys.readouterr().err
+    assert status == 2
+    assert message in stderr and "Traceback" not in stderr
+
+
+def test_an_error_exits_2_with_one_line_from_the_command():
+    done = run_cli("why-attention", "--set", "colour=red")
     assert done.returncode == 2
-    assert message in done.stderr and "Traceback" not in done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("posenc export: error: unknown parameter 'colour'"), line
 
 
 @pytest.mark.skipif(export.find_browser() is None, reason="no Chrome/Chromium: `make test` installs it")
