@@ -2,9 +2,10 @@
 
 A lesson is data: a title and a summary in every language, and ordered steps; a step names a registered figure
 and the parameters it is drawn at, asks the learner to predict, and checks with a question whose answer may quote
-a number the core computes (:mod:`lessons.answers`). :func:`load_lesson` checks everything a learner could
-trip over (a missing translation, an unknown figure or parameter, a value out of range, a prediction whose answer
-is not one of its choices) and raises ``ValueError`` naming the file, the step and the field. No Streamlit here.
+a number the core computes (:mod:`lessons.answers`); a step may add a note on a common mistake and what is right.
+:func:`load_lesson` checks everything a learner could trip over (a missing translation, an unknown figure or
+parameter, a value out of range, a prediction whose answer is not one of its choices) and raises ``ValueError``
+naming the file, the step and the field. No Streamlit here.
 """
 
 from __future__ import annotations
@@ -24,7 +25,18 @@ from posenc.lessons import answers as lesson_answers
 LESSONS_DIR = Path(__file__).resolve().parent  # the TOML files sit beside this reader
 LANGUAGES = tuple(i18n.LANGUAGES)  # every text field has one entry per language
 LESSON_KEYS = {"title", "summary", "order", "step"}
-STEP_KEYS = {"title", "text", "figure", "params", "predict", "question", "answer", "answer_value", "answer_args"}
+STEP_KEYS = {
+    "title",
+    "text",
+    "figure",
+    "params",
+    "predict",
+    "question",
+    "answer",
+    "answer_value",
+    "answer_args",
+    "mistake",
+}
 PREDICT_KEYS = {"question", "choices", "correct", "then", "explain"}
 MIN_CHOICES, MAX_CHOICES = 2, 4
 
@@ -55,6 +67,7 @@ class Step:
     answer_value: str | None = None
     answer_args: dict[str, Any] = field(default_factory=dict)
     localized: dict[str, dict[str, Any]] = field(default_factory=dict)  # language -> its own parameter values
+    mistake: Text | None = None  # a mistake learners bring (from notes, from habit) and what is right instead
 
     def params_after(self) -> dict[str, Any]:
         """The figure's parameters once the prediction is revealed: with the ``then`` change, when there is one."""
@@ -216,7 +229,10 @@ def _step(file: str, number: int, raw: Any) -> Step:
     answer = _text(where, "answer", raw.get("answer"))
     answer_args = _answer_args(where, raw.get("answer_args", {}))
     answer_value = raw.get("answer_value")
-    step = Step(number, title, text, figure_id, params, question, answer, predict, answer_value, answer_args, localized)
+    mistake = _text(where, "mistake", raw["mistake"]) if "mistake" in raw else None
+    step = Step(
+        number, title, text, figure_id, params, question, answer, predict, answer_value, answer_args, localized, mistake
+    )
     if answer_value is None:
         if any("{value" in answer[code] for code in LANGUAGES):
             raise where.error("answer", "quotes {value} but the step names no answer_value")

@@ -1,7 +1,7 @@
 """The Lessons page's view: the lesson picker, one step at a time (its text, the prediction, the live figure at the
-step's parameters, the check question), Previous/Next with the ← and → keys, and the link to the step
-(``?lesson=rotary&step=4&lang=ko``). The lessons themselves are data (``lessons/*.toml``, read by
-:mod:`lessons.reader`).
+step's parameters, a note on a common mistake once Check is pressed, the check question), Previous/Next with the ←
+and → keys, and the link to the step (``?lesson=rotary&step=4&lang=ko``). The lessons themselves are data
+(``lessons/*.toml``, read by :mod:`lessons.reader`).
 
 A step is a new screen: every widget and expander that reveals something is keyed by the step, so nothing opened on
 one step is open on the next; a small script of our own (:mod:`ui.lesson_script`) scrolls a new step to its top, brings
@@ -9,8 +9,8 @@ the figure into view when Check reveals it (and an answer when it is opened), an
 option that has the focus (Streamlit's radio keeps the arrow keys for itself). In presenter mode a step is laid out
 to fit a 1280 × 720 screen: the figure in a box that leaves room for the title and the buttons
 (:func:`ui.show.fit_to_box`), the prediction in the figure's place until Check, the progress in the row of the
-buttons, what is read on demand (the figure's notes, the link, a prediction's explanation) behind small buttons or
-in an expander."""
+buttons, what is read on demand (the figure's notes, the link, a prediction's explanation, the note on a mistake)
+behind small buttons or in an expander."""
 
 from __future__ import annotations
 
@@ -142,6 +142,8 @@ def step_view(lesson: Lesson, step: Step, language: str) -> registry.FigureResul
                 lesson_script.at_reveal(key)
     if not (presenting and waiting):
         with words:
+            if step.mistake and not (waiting or presenting):  # after Check: it may give the prediction away
+                st.warning(step.mistake[language], icon="⚠️")
             _check_question(step, language, key, presenting)
     return drawn
 
@@ -274,7 +276,7 @@ def _navigation(lesson: Lesson, number: int, language: str, drawn: registry.Figu
         middle.caption(link)
         return
     count = len(lesson.steps)
-    where, share, about = middle.columns([5, 1, 1], vertical_alignment="center", gap="small")
+    where, share, about, warn = middle.columns([4, 1, 1, 1], vertical_alignment="center", gap="small")
     step_of = _("step {k} of {n}").format(k=number, n=count)
     where.progress(number / count, text=f"{lesson.title[language]} · {step_of}")
     key = _step_key(lesson.id, number)
@@ -283,6 +285,10 @@ def _navigation(lesson: Lesson, number: int, language: str, drawn: registry.Figu
     if drawn is not None and drawn.notes:
         with about.popover("ℹ️", help=_("About this figure"), width="stretch", key=f"notes-{key}"):
             show.notes(drawn)
+    step = lesson.steps[number - 1]  # its note on a mistake once nothing is left to predict, as step_view shows it
+    if step.mistake and (step.predict is None or (lesson.id, number) in st.session_state[REVEALED]):
+        with warn.popover("⚠️", width="stretch", key=f"mistake-{key}"):
+            st.warning(step.mistake[language], icon="⚠️")
 
 
 def step_link(lesson_id: str, number: int) -> str:
