@@ -57,6 +57,13 @@ def rope_pair_wavelength(p: Params) -> float:
     return 2.0 * math.pi / rope_theta(p)
 
 
+def rope_pairs_past_context(p: Params) -> float:
+    """How many of RoPE's d/2 pairs have λ_i = 2π / θ_i above the trained length L: they never finish a turn in
+    training, so past L their angles are new (L = original_max_position_embeddings)."""
+    wavelengths = 2.0 * math.pi / _rope_theta(p)
+    return float((wavelengths > p["original_max_position_embeddings"]).sum())
+
+
 def rope_slowest_wavelength(p: Params) -> float:
     """λ of RoPE's last (slowest) pair, 2π · base^((d-2)/d), in tokens."""
     return float(2.0 * math.pi / _rope_theta(p)[-1])
@@ -66,6 +73,14 @@ def alibi_slope(p: Params) -> float:
     """m_h of head h = params["heads"][0] (MPT's formula, equal to Press's at alibi_bias_max = 8)."""
     slopes = alibi.mpt_slopes(p["n_heads"], p["alibi_bias_max"], device="cpu", dtype=torch.float64)
     return float(slopes[p["heads"][0]])
+
+
+def alibi_widest_span(p: Params) -> float:
+    """The longest effective span over the heads: the fewest most recent keys holding ``mass`` of the flattest
+    head's equal-content attention, for a query at position seq_len - 1 (alibi.effective_span)."""
+    slopes = alibi.mpt_slopes(p["n_heads"], p["alibi_bias_max"], device="cpu", dtype=torch.float64)
+    spans = alibi.effective_span(slopes, p["mass"], query_position=p["seq_len"] - 1, device="cpu")
+    return float(spans.max())
 
 
 def ntk_base(p: Params) -> float:
@@ -86,6 +101,16 @@ def yarn_attention_factor(p: Params) -> float:
     return float(rope_yarn.yarn_attention_factor(p["factor"], p.get("mscale"), p.get("mscale_all_dim")))
 
 
+def yarn_logit_scale(p: Params) -> float:
+    """What YaRN multiplies q·k by: the square of its cos/sin factor, (0.1 · ln(factor) + 1)²."""
+    return yarn_attention_factor(p) ** 2
+
+
+def learned_table_parameters(p: Params) -> float:
+    """Trainable numbers in a learned position table: max_len · d_model."""
+    return float(p["max_len"] * p["d_model"])
+
+
 def shaw_offsets(p: Params) -> float:
     """Distinct relative embeddings Shaw et al. learn: 2 · clip_distance + 1."""
     return float(2 * p["clip_distance"] + 1)
@@ -102,8 +127,16 @@ ANSWERS: dict[str, Answer] = {
     ),
     "rope_theta": Answer(rope_theta, ("head_dim", "base", "pair"), "RoPE's θ_i (radians per token) of pair i"),
     "rope_pair_wavelength": Answer(rope_pair_wavelength, ("head_dim", "base", "pair"), "RoPE's λ_i of pair i"),
+    "rope_pairs_past_context": Answer(
+        rope_pairs_past_context,
+        ("head_dim", "base", "original_max_position_embeddings"),
+        "RoPE pairs whose wavelength exceeds the trained length L",
+    ),
     "rope_slowest_wavelength": Answer(rope_slowest_wavelength, ("head_dim", "base"), "RoPE's slowest wavelength"),
     "alibi_slope": Answer(alibi_slope, ("n_heads", "alibi_bias_max", "heads"), "ALiBi slope of head heads[0]"),
+    "alibi_widest_span": Answer(
+        alibi_widest_span, ("n_heads", "alibi_bias_max", "seq_len", "mass"), "ALiBi's longest effective span"
+    ),
     "ntk_base": Answer(ntk_base, ("head_dim", "base", "factor"), "static NTK-aware base for a factor"),
     "dynamic_ntk_base": Answer(
         dynamic_ntk_base,
@@ -111,6 +144,10 @@ ANSWERS: dict[str, Answer] = {
         "dynamic NTK base at seq_len",
     ),
     "yarn_attention_factor": Answer(yarn_attention_factor, ("factor",), "YaRN attention factor for a factor"),
+    "yarn_logit_scale": Answer(yarn_logit_scale, ("factor",), "YaRN's multiplier of q·k, the factor squared"),
+    "learned_table_parameters": Answer(
+        learned_table_parameters, ("max_len", "d_model"), "parameters of a learned table, max_len · d_model"
+    ),
     "shaw_offsets": Answer(shaw_offsets, ("clip_distance",), "Shaw's number of relative embeddings, 2k + 1"),
     "interpolated_positions": Answer(
         interpolated_positions, ("seq_len", "original_max_position_embeddings"), "extension ratio L' / L"

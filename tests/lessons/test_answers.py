@@ -13,7 +13,8 @@ from posenc import figures  # noqa: F401  (registers every figure)
 from posenc.drawing import registry
 from posenc.figures.rope.frequencies import pair_turn
 from posenc.lessons import answers as lesson_answers
-from posenc.lessons.reader import LESSONS_DIR
+from posenc.lessons.reader import LESSONS_DIR, load_lessons
+from posenc_core.encodings import alibi
 from posenc_core.rope import scaling as rope_scaling
 
 EVERY_NEED = {
@@ -30,6 +31,8 @@ EVERY_NEED = {
     "seq_len": 16384,
     "original_max_position_embeddings": 4096,
     "clip_distance": 4,
+    "mass": 0.9,
+    "max_len": 128,
 }
 
 
@@ -107,6 +110,44 @@ def test_shaw_s_count_is_the_number_of_indices_the_matrix_uses():
     data, params = _figure_data("relative-shaw", seq_len=24, clip_distance=4)
     assert lesson_answers.shaw_offsets(params) == len(set(data["index"].ravel().tolist())) == 9
     assert lesson_answers.interpolated_positions({"seq_len": 16384, "original_max_position_embeddings": 4096}) == 4
+
+
+def test_the_pairs_past_the_context_are_those_whose_wavelength_the_figure_draws_above_l():
+    data, params = _figure_data("rope-wavelengths", head_dim=128, base=10000.0)
+    key = next(name for name in data if "wavelength" in name)
+    longer = [i for i, wavelength in enumerate(data[key]) if wavelength > 4096]
+    needs = {**params, "original_max_position_embeddings": 4096}
+    assert lesson_answers.rope_pairs_past_context(needs) == len(longer) == 18
+    assert longer == list(range(46, 64)), "the answer names pairs 46 to 63"
+
+
+def test_alibi_s_widest_span_is_the_span_figure_s_tallest_bar_and_barely_grows_with_the_input():
+    for seq_len, widest in ((1024, 551), (16384, 590)):
+        data, params = _figure_data("alibi-span", n_heads=8, seq_len=seq_len, mass=0.9)
+        assert lesson_answers.alibi_widest_span(params) == max(data["effective_span"]) == widest
+    assert math.ceil(math.log(10) * 256) == 590, "about ln 10 / m tokens for the flattest head, m = 1/256"
+
+
+def test_yarn_s_score_multiplier_is_the_square_of_its_factor():
+    factor = lesson_answers.yarn_attention_factor({"factor": 4.0})
+    assert lesson_answers.yarn_logit_scale({"factor": 4.0}) == pytest.approx(factor**2)
+    assert f"{factor:.3f}" == "1.139" and f"{factor**2:.3f}" == "1.296", "the numbers the lesson writes out"
+
+
+def test_a_learned_table_has_one_parameter_per_position_and_channel():
+    data, params = _figure_data("learned-heatmap", max_len=128, seq_len=128, d_model=64)
+    assert lesson_answers.learned_table_parameters(params) == data["table"].size == 8192
+
+
+def test_the_alibi_slopes_a_lesson_quotes_for_12_heads_are_press_s():
+    """The note on slopes for a head count that is not a power of two: 2^-1 … 2^-8, then 2^-0.5 … 2^-3.5."""
+    quoted = [2.0**-k for k in range(1, 9)] + [2.0**-0.5, 2.0**-1.5, 2.0**-2.5, 2.0**-3.5]
+    assert alibi.slopes(12, dtype=torch.float64).tolist() == pytest.approx(quoted)
+    first_of_16 = alibi.slopes(16, dtype=torch.float64)[:12]
+    assert not torch.allclose(alibi.slopes(12, dtype=torch.float64), first_of_16)
+    assert float(alibi.slopes(8, dtype=torch.float64)[0]) == 2.0 ** (-8 / 8)
+    note = load_lessons()["rotary"].steps[2].mistake["en"]
+    assert "2^−0.5, 2^−1.5, 2^−2.5, 2^−3.5" in note and "2^−1 … 2^−8" in note
 
 
 def test_the_lesson_format_is_documented_with_every_answer_function():

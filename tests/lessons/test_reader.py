@@ -16,11 +16,12 @@ LESSONS = load_lessons()
 
 
 def test_the_shipped_lessons_load_in_their_teaching_order():
-    assert list(LESSONS) == ["absolute", "rotary"]
+    assert list(LESSONS) == ["absolute", "rotary", "long_context"]
     assert LESSONS["rotary"].title["en"] == "Relative and rotary positions"
+    assert LESSONS["long_context"].title["en"] == "Long context and beyond"
 
 
-@pytest.mark.parametrize("lesson_id", ["absolute", "rotary"])
+@pytest.mark.parametrize("lesson_id", list(LESSONS))
 def test_a_shipped_lesson_has_6_to_10_steps_each_checked_and_at_least_3_predictions(lesson_id):
     steps = LESSONS[lesson_id].steps
     assert 6 <= len(steps) <= 10
@@ -30,7 +31,7 @@ def test_a_shipped_lesson_has_6_to_10_steps_each_checked_and_at_least_3_predicti
     assert len({step.figure for step in steps}) == len(steps), "one figure per step"
 
 
-@pytest.mark.parametrize("lesson_id", ["absolute", "rotary"])
+@pytest.mark.parametrize("lesson_id", list(LESSONS))
 def test_a_step_text_is_two_or_three_sentences(lesson_id):
     for step in LESSONS[lesson_id].steps:
         sentences = re.findall(r"[.!?](?:\s|$)", step.text["en"])
@@ -41,11 +42,12 @@ def _texts(step, code: str) -> list[str]:
     texts = [step.title[code], step.text[code], step.question[code], step.answer_text(code)]
     if step.predict is not None:
         texts += [step.predict.question[code], *(choice[code] for choice in step.predict.choices)]
-    return texts
+        texts += [step.predict.explain[code]] if step.predict.explain is not None else []
+    return texts + ([step.mistake[code]] if step.mistake is not None else [])
 
 
 @pytest.mark.parametrize("code", ["ko", "zh-CN"])
-@pytest.mark.parametrize("lesson_id", ["absolute", "rotary"])
+@pytest.mark.parametrize("lesson_id", list(LESSONS))
 def test_the_korean_and_chinese_of_a_lesson_are_not_english(lesson_id, code):
     for step in LESSONS[lesson_id].steps:
         texts = _texts(step, code)
@@ -54,7 +56,7 @@ def test_the_korean_and_chinese_of_a_lesson_are_not_english(lesson_id, code):
 
 
 def test_an_answer_quotes_the_core_number_in_every_language():
-    step = LESSONS["rotary"].steps[3]  # RoPE pair 4: λ = 2π / 10000^(-8/64)
+    step = LESSONS["rotary"].steps[4]  # RoPE pair 4: λ = 2π / 10000^(-8/64)
     assert step.answer_value == "rope_pair_wavelength"
     for code in LANGUAGES:
         assert "19.87" in step.answer_text(code)
@@ -62,10 +64,71 @@ def test_an_answer_quotes_the_core_number_in_every_language():
 
 
 def test_a_then_change_is_applied_after_the_prediction():
-    step = LESSONS["rotary"].steps[5]
+    step = LESSONS["rotary"].steps[6]
     assert step.predict.then == {"base": 20000.0}
     assert step.params["base"] == 10000.0 and step.params_after()["base"] == 20000.0
     registry.build(step.figure, step.params_after())  # the changed figure builds
+
+
+# -- what the lessons ask, and the mistakes they correct ------------------------------------------------------------
+
+# (lesson, figure of the step, words of its check question): the questions a class is asked to answer
+COURSE_QUESTIONS = {
+    "what a position signal needs, and why not add p": ("absolute", "sinusoidal-binary-counter", "integer p"),
+    "what a learned table offers, and its cost": ("absolute", "learned-heatmap", "offer"),
+    "why RoPE over a learned table": ("rotary", "rope-relative-profile", "replace the learned position table"),
+    "ALiBi and RoPE: the core idea of each, the key difference": ("rotary", "compare-similarity", "key difference"),
+    "what ALiBi gains past its training length": ("rotary", "alibi-span", "past its training length"),
+    "why YaRN does better than NTK-aware scaling": ("long_context", "context-yarn-ramp", "better than plain NTK"),
+    "how to run a model on a longer context": ("long_context", "context-wavelengths", "least to most work"),
+    "the schemes side by side": ("long_context", "compare-similarity", "past their training length"),
+}
+
+
+def _step_with(lesson_id: str, figure: str):
+    (step,) = [step for step in LESSONS[lesson_id].steps if step.figure == figure]
+    return step
+
+
+@pytest.mark.parametrize("question", list(COURSE_QUESTIONS))
+def test_every_question_of_the_course_is_asked_and_answered(question):
+    lesson_id, figure, words = COURSE_QUESTIONS[question]
+    step = _step_with(lesson_id, figure)
+    assert words in step.question["en"], step.question["en"]
+    assert all(step.answer_text(code) for code in LANGUAGES)
+
+
+# (lesson, figure of the step, words the English note must say): mistakes learners are known to bring
+MISTAKES = {
+    "past L the slow pairs leave the trained angles, not the fast": ("long_context", "context-angles", "slow (low"),
+    "YaRN's factor multiplies cos and sin, the scores grow by its square": ("long_context", "context-temperature", "²"),
+    "YaRN's ramp keeps the fast pairs and divides the slow ones": ("long_context", "context-yarn-ramp", "divided by s"),
+    "ALiBi slopes for a head count that is not a power of two": ("rotary", "alibi-slopes", "every other slope"),
+    "RoPE alone does not extrapolate to any length": ("rotary", "rope-relative-profile", "any length"),
+    "sin on the even channels, the last pair is i = d/2 − 1": ("absolute", "sinusoidal-heatmap", "d/2 − 1"),
+}
+MISTAKE_LABEL = {"en": "**Common mistake:**", "ko": "**흔한 오해:**", "zh-CN": "**常见误区：**"}
+
+
+@pytest.mark.parametrize("mistake", list(MISTAKES))
+def test_a_step_that_covers_a_common_mistake_says_what_is_right(mistake):
+    lesson_id, figure, words = MISTAKES[mistake]
+    step = _step_with(lesson_id, figure)
+    assert step.mistake is not None and words in step.mistake["en"], step.mistake
+
+
+def test_a_mistake_note_begins_with_the_same_words_in_every_lesson():
+    notes = [step.mistake for lesson in LESSONS.values() for step in lesson.steps if step.mistake is not None]
+    assert len(notes) >= len(MISTAKES)
+    for note in notes:
+        assert all(note[code].startswith(MISTAKE_LABEL[code]) for code in LANGUAGES), note
+        assert len(re.findall(r"[.!?](?:\s|$)", note["en"])) <= 3, "a short note: " + note["en"]
+
+
+def test_absolute_follows_the_course_order_add_before_the_learned_table():
+    order = [step.figure for step in LESSONS["absolute"].steps]
+    assert order.index("sinusoidal-binary-counter") < order.index("sinusoidal-heatmap")
+    assert order.index("sinusoidal-add-vs-concat") < order.index("learned-heatmap") < order.index("learned-beyond")
 
 
 # -- bad lesson files: each mistake names the file, the step and the field ------------------------------------------
@@ -128,6 +191,17 @@ def test_a_good_file_written_like_the_readme_loads(tmp_path):
     lesson = load_lesson(_write(tmp_path, GOOD_STEP, "my_lesson.toml"))
     assert lesson.id == "my_lesson" and len(lesson.steps) == 2
     assert lesson.steps[1].answer_text("en") == "47,117 tokens"
+    assert lesson.steps[1].mistake is None
+
+
+def test_a_mistake_note_is_read_in_every_language(tmp_path):
+    note = '[step.mistake]\nen = "**Common mistake:** x."\nko = "**흔한 오해:** x."\nzh-CN = "**常见误区：** x。"\n'
+    lesson = load_lesson(_write(tmp_path, GOOD_STEP + note))
+    assert lesson.steps[1].mistake == {
+        "en": "**Common mistake:** x.",
+        "ko": "**흔한 오해:** x.",
+        "zh-CN": "**常见误区：** x。",
+    }
 
 
 BAD = {
@@ -187,6 +261,10 @@ BAD = {
     "unknown prediction field": (
         lambda s: s.replace("[step.predict.question]", "[step.predict.questions]"),
         r"broken\.toml, step 2, predict\.questions: unknown field; did you mean 'question'\?",
+    ),
+    "mistake note without a language": (
+        lambda s: s + '[step.mistake]\nen = "**Common mistake:** x."\nko = "**흔한 오해:** x."\n',
+        r"broken\.toml, step 2, mistake: no 'zh-CN' text",
     ),
     "misspelt field": (
         lambda s: s.replace("[step.question]", "[step.questoin]"),

@@ -22,9 +22,11 @@ def _open(query: dict[str, str]):
 
 
 def _step_prose(at) -> list[str]:
-    """What a step says in the main area: its title, text, prediction and choices, question and answer."""
+    """What a step says in the main area: its title, text, prediction and choices, a common mistake, question and
+    answer."""
     texts = [header.value for header in at.main.get("header")]
     texts += [markdown.value for markdown in at.main.get("markdown")]
+    texts += [warning.value for warning in at.main.warning]
     for radio in at.main.get("radio"):
         texts += [str(option) for option in radio.options]
     return [text for text in texts if text]
@@ -98,16 +100,16 @@ def test_a_wrong_prediction_is_answered_and_the_figure_then_shows():
 
 
 def test_check_without_a_choice_shows_the_answer():
-    at = _open({"lesson": "rotary", "step": "5"})
-    at.button(key="check-rotary-5").click().run()
+    at = _open({"lesson": "rotary", "step": "6"})
+    at.button(key="check-rotary-6").click().run()
     assert_healthy(at)
     assert "Pair 0" in at.info[0].value and len(at.get("plotly_chart")) == 1
 
 
 def test_a_then_step_redraws_its_figure_with_the_change():
-    at = _open({"lesson": "rotary", "step": "7"})
+    at = _open({"lesson": "rotary", "step": "8"})
     before = json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]["title"]["text"]
-    _reveal(at, "rotary", 7)
+    _reveal(at, "rotary", 8)
     after = json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]["title"]["text"]
     assert "base=10000" in before and "base=500000" in after
     assert any("500000" in caption.value for caption in at.caption)
@@ -157,37 +159,55 @@ def test_a_checked_prediction_keeps_its_choice_and_an_unchecked_one_is_forgotten
 
 
 def test_each_step_runs_its_script_once_and_one_more_under_a_figure_check_revealed():
-    at = _open({"lesson": "rotary", "step": "5"})
-    assert _step_scripts(at) == [{"where": "step", "step": "rotary-5", "revealed": False}]
-    _reveal(at, "rotary", 5)
+    at = _open({"lesson": "rotary", "step": "6"})
+    assert _step_scripts(at) == [{"where": "step", "step": "rotary-6", "revealed": False}]
+    _reveal(at, "rotary", 6)
     assert _step_scripts(at) == [
-        {"where": "step", "step": "rotary-5", "revealed": True},
-        {"where": "figure", "step": "rotary-5"},
+        {"where": "step", "step": "rotary-6", "revealed": True},
+        {"where": "figure", "step": "rotary-6"},
     ]
 
 
 def test_presenter_mode_asks_one_question_at_a_time():
     """Before Check the prediction takes the figure's place and the check question waits; after Check the answer
     says which choice was right (no radio), and the check question is the label of the answer's expander."""
-    at = _open({"lesson": "rotary", "step": "5", "present": "1"})
+    at = _open({"lesson": "rotary", "step": "6", "present": "1"})
     assert_healthy(at)
-    assert at.radio(key="predict-rotary-5") and not at.get("plotly_chart") and not at.expander
-    _reveal(at, "rotary", 5)
+    assert at.radio(key="predict-rotary-6") and not at.get("plotly_chart") and not at.expander
+    _reveal(at, "rotary", 6)
     assert not at.radio and len(at.get("plotly_chart")) == 1
     (answer,) = at.expander
-    question = LESSONS["rotary"].steps[4].question["en"]
+    question = LESSONS["rotary"].steps[5].question["en"]
     assert answer.label == f"**Check your understanding:** {question}" and not answer.proto.expanded
-    assert _keyed_blocks(at.main).keys() >= {"answer-rotary-5", "link-rotary-5"}
+    assert _keyed_blocks(at.main).keys() >= {"answer-rotary-6", "link-rotary-6"}
 
 
 def test_presenter_mode_fits_the_figure_beside_the_words_and_its_notes_behind_a_button():
-    at = _open({"lesson": "rotary", "step": "4", "present": "1"})  # a figure 820 px tall on a screen
+    at = _open({"lesson": "rotary", "step": "5", "present": "1"})  # a figure 820 px tall on a screen
     assert_healthy(at)
     layout = json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]
     assert layout["height"] <= lesson_view.FIGURE_HEIGHT
-    notes = _keyed_blocks(at.main)["notes-rotary-4"]
+    notes = _keyed_blocks(at.main)["notes-rotary-5"]
     assert notes.proto.popover.label == "ℹ️" and notes.get("caption")
-    assert at.get("progress")[0].proto.text == "Relative and rotary positions · step 4 of 10"
+    assert at.get("progress")[0].proto.text == "Relative and rotary positions · step 5 of 9"
+
+
+@pytest.mark.parametrize("present", ["0", "1"])
+def test_a_common_mistake_is_told_once_the_prediction_is_checked(present):
+    """A note on a common mistake could give the prediction away: it appears with Check, in the reader's language;
+    in presenter mode behind ⚠️ in the row of the buttons (the step keeps fitting the screen)."""
+    step = LESSONS["long_context"].steps[0]  # past L: the slow pairs, not the fast ones
+    query = {"lesson": "long_context", "step": "1", "lang": "ko", "present": present}
+    with i18n.language("ko"):
+        at = _open(query)
+        assert_healthy(at)
+        assert step.mistake["ko"] not in [warning.value for warning in at.warning]
+        assert "mistake-long_context-1" not in _keyed_blocks(at.main)
+        _reveal(at, "long_context", 1)
+    assert_healthy(at)
+    assert step.mistake["ko"] in [warning.value for warning in at.warning]
+    popover = _keyed_blocks(at.main).get("mistake-long_context-1")
+    assert (popover is not None and popover.proto.popover.label == "⚠️") == (present == "1")
 
 
 def test_picking_another_lesson_starts_at_its_first_step():
@@ -201,7 +221,7 @@ def test_picking_another_lesson_starts_at_its_first_step():
     ("query", "lesson_id", "said"),
     [
         ({"lesson": "nope", "step": "3"}, "absolute", "lesson='nope' is not a lesson"),
-        ({"lesson": "rotary", "step": "99"}, "rotary", "step='99' is not a step of this lesson (1 to 10)"),
+        ({"lesson": "rotary", "step": "99"}, "rotary", "step='99' is not a step of this lesson (1 to 9)"),
         ({"lesson": "rotary", "step": "two"}, "rotary", "step='two' is not a step"),
         ({"lesson": "rotary", "step": "0"}, "rotary", "step='0' is not a step"),
     ],
@@ -240,7 +260,7 @@ def _in_slide_style(at, style: str) -> bool:
 
 
 def test_presenter_mode_hides_the_sidebar_and_draws_slides():
-    at = _open({"lesson": "rotary", "step": "4", "present": "1"})
+    at = _open({"lesson": "rotary", "step": "5", "present": "1"})
     assert_healthy(at)
     assert '[data-testid="stSidebar"]' in _css(at) and "display: none" in _css(at)
     assert "font-size: 135%" in _css(at)
@@ -254,12 +274,12 @@ def test_presenter_mode_hides_the_sidebar_and_draws_slides():
 
 
 def test_presenter_mode_takes_the_dark_slides_from_the_link():
-    at = _open({"lesson": "rotary", "step": "4", "present": "1", "theme": "slides-dark"})
+    at = _open({"lesson": "rotary", "step": "5", "present": "1", "theme": "slides-dark"})
     assert _in_slide_style(at, "slides-dark")
 
 
 def test_the_toggle_turns_presenter_mode_on():
-    at = _open({"lesson": "rotary", "step": "4"})
+    at = _open({"lesson": "rotary", "step": "5"})
     assert not _css(at) and _font_and_paper(at)[0] == 13
     at.toggle(key="presenter-toggle").set_value(True).run()
     assert '[data-testid="stSidebar"]' in _css(at) and at.session_state[presenter.STATE]
