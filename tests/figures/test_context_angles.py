@@ -71,7 +71,7 @@ def test_positions_stop_at_the_app_limit_and_say_so():
 
 def test_default_rope_type_draws_the_original_twice_and_says_so():
     result, _ = build(rope_type="default")
-    assert "rope_type default" in result.figure.data[1].name
+    assert result.figure.data[1].name == "no scaling (default)"  # rope_type default: the original, said so
     np.testing.assert_array_equal(result.figure.data[0].y, result.figure.data[1].y)
 
 
@@ -84,3 +84,13 @@ def test_dynamic_uses_the_seq_len_frequencies():
 def test_bad_parameters_name_the_argument(overrides, argument):
     with pytest.raises(ValueError, match=argument):
         build(**overrides)
+
+
+def test_marks_at_one_position_share_a_line_and_an_entry_and_no_scaling_is_named_so():
+    result, _ = build(rope_type="default", factor=4.0, original_max_position_embeddings=4096, seq_len=16384)
+    fig = result.figure
+    keys = [trace.name for trace in fig.data if trace.x[0] is None]
+    assert keys == ["trained range 0..L=4,096", "L = 4,096", "s·L = seq_len = 16,384"]
+    lines_at = [shape.x0 for shape in fig.layout.shapes if shape.type == "line" and shape.x0 == shape.x1]
+    assert lines_at.count(16384) == lines_at.count(4096)  # one line per row at each position
+    assert "no scaling (default)" in fig.layout.title.text

@@ -134,6 +134,16 @@ def _shade(row: int, x0: float, x1: float) -> dict:
     }
 
 
+def _merged(marks: list[tuple[int, str, str]]) -> list[tuple[int, str, str]]:
+    """One mark per position: marks that coincide (s·L = seq_len, the lesson's and a link's usual choice) share one
+    line and one legend entry, "s·L = seq_len", drawn in the first one's dash."""
+    by_position: dict[int, tuple[int, str, str]] = {}
+    for x, text, dash in marks:
+        first = by_position.get(x)
+        by_position[x] = (x, f"{first[1]} = {text}", first[2]) if first else (x, text, dash)
+    return list(by_position.values())
+
+
 def _legend_keys(fig, length: int, marks) -> None:
     """Legend entries (no data) for the trained-range shading and the vertical lines."""
     fig.add_scatter(
@@ -200,8 +210,9 @@ def angles_past_training(p: Mapping[str, Any]) -> FigureResult:
         )
         if x <= end
     ]
+    marks = _merged(marks)
     key = VARIANT_LABELS[variant].split(" ")[0] if variant != "default" else "scaled"  # the data's, in English
-    label = variant_label(variant) if variant != "default" else _("scaled (= original: rope_type default)")
+    label = variant_label(variant) if variant != "default" else _("no scaling (default)")
     for row, i in enumerate(pairs, start=1):
         for name, shown, inv, colour in (
             ("original", _("original"), original, ORIGINAL_COLOUR),
