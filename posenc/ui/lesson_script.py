@@ -44,20 +44,30 @@ SCRIPT = """<script data-posenc-lesson>
     scroller().scrollTo({ top: 0 });
     window.scrollTo(0, 0);
   } else if (at.where === "figure" && lesson.step === at.step && !lesson.revealedOnArrival) {
-    lesson.revealedOnArrival = true;  // Check revealed it: bring the figure (and the line over it) into view
-    const picture = document.querySelector(".st-key-lesson-picture");
-    const chart = picture && (picture.querySelector('[data-testid="stPlotlyChart"]') || picture);
-    if (!chart) return;
-    const box = scroller();
-    const view = box.getBoundingClientRect();
-    const header = document.querySelector('[data-testid="stHeader"]');
-    const top = Math.max(view.top, header ? header.getBoundingClientRect().bottom : 0);
-    const bottom = Math.min(view.bottom, window.innerHeight);
-    const first = picture.getBoundingClientRect().top, last = chart.getBoundingClientRect().bottom;
-    if (first >= top && last <= bottom) return;
-    let by = last - bottom;
-    if (first - by < top) by = first - top;
-    box.scrollBy({ top: by });
+    // Check revealed it: bring the figure (and the line over it) into view, once Plotly has drawn it (it draws
+    // after this script runs: measured before, the chart is not its own height yet), unless the reader moved on.
+    lesson.revealedOnArrival = true;
+    const step = at.step;
+    const bring = (frames, seen) => {  // frames: how long to wait for the chart (~10 s at 60 frames a second)
+      if (lesson.step !== step) return;
+      const picture = document.querySelector(".st-key-lesson-picture");
+      if (!picture) return;
+      const chart = picture.querySelector('[data-testid="stPlotlyChart"]');
+      const drawn = !chart || chart.querySelector(".main-svg g.trace, .main-svg g.hm");
+      if (!drawn && frames > 0) return void requestAnimationFrame(() => bring(frames - 1, false));
+      if (drawn && !seen) return void requestAnimationFrame(() => bring(frames, true));  // a frame to lay it out
+      const box = scroller();
+      const view = box.getBoundingClientRect();
+      const header = document.querySelector('[data-testid="stHeader"]');
+      const top = Math.max(view.top, header ? header.getBoundingClientRect().bottom : 0);
+      const bottom = Math.min(view.bottom, window.innerHeight);
+      const first = picture.getBoundingClientRect().top, last = (chart || picture).getBoundingClientRect().bottom;
+      if (first >= top && last <= bottom) return;
+      let by = Math.ceil(last - bottom);  // whole pixels: a fraction short leaves the chart's last row cut
+      if (first - by < top) by = Math.floor(first - top);
+      box.scrollBy({ top: by });
+    };
+    bring(600, false);
   }
 })();
 </script>
