@@ -91,7 +91,9 @@ def test_modebar_and_export_menu_download_real_pngs(app_url, tab):
     width, _ = png_size(Path(download.path()).read_bytes())
     assert width >= 2 * 600, "the modebar PNG is exported at 2x"
 
-    tab.get_by_role("button", name="⬇️ Export").first.click()
+    runs_before = runs(tab)
+    tab.get_by_role("button", name="⬇️ Export").first.click()  # opening the menu reruns the page to draw it:
+    wait_until_drawn(tab, after=runs_before)  # a click during that run may land on a button about to be replaced
     with tab.expect_download(timeout=60_000) as exported:
         tab.get_by_role("button", name="PNG (2x) (.png)").first.click()
     content = Path(exported.value.path()).read_bytes()
