@@ -74,13 +74,13 @@ def installed(tmp_path_factory) -> Installed:
 _PURELIB = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
 
 
-def test_the_wheel_adds_only_posenc_and_posenc_core_to_site_packages(installed):
+def test_the_wheel_adds_only_posenc_posenc_core_and_posenc_lab_to_site_packages(installed):
     listing = subprocess.run(
         [sys.executable, "-m", "zipfile", "-l", str(installed.wheel)], capture_output=True, text=True, check=True
     ).stdout
     tops = {line.split()[0].split("/")[0] for line in listing.splitlines()[1:] if line.strip()}
-    assert {name for name in tops if not name.endswith(".dist-info")} == {"posenc", "posenc_core"}
-    where = installed.run("python", "-c", "import posenc, posenc_core; print(posenc.__file__, posenc_core.__file__)")
+    assert {name for name in tops if not name.endswith(".dist-info")} == {"posenc", "posenc_core", "posenc_lab"}
+    where = installed.run("python", "-c", "import posenc, posenc_core, posenc_lab; print(posenc.__file__, posenc_core.__file__, posenc_lab.__file__)")
     assert where.returncode == 0, where.stderr
     assert all(path.startswith(str(installed.venv)) for path in where.stdout.split())
 

@@ -1,0 +1,11 @@
+"""The length lab: tiny decoder-only transformers that differ only in how they handle position, trained short and
+tested long, so that what the course says (ALiBi extrapolates, RoPE breaks past its trained length, YaRN rescues
+it) can be seen happening.
+
+Every position formula comes from :mod:`posenc_core` (the functions the figures draw): this package builds models
+around them and never changes them. It imports torch and the core only (no Streamlit, no Plotly); the core never
+imports it.
+
+- :mod:`posenc_lab.schemes`: the six position schemes (nope, sinusoidal, learned, t5, alibi, rope), one registry.
+- :mod:`posenc_lab.model`: the model (pre-norm, causal, a few layers, a byte vocabulary) and its config.
+"""

@@ -1,0 +1,129 @@
+"""The lab's model: a small decoder-only transformer whose only difference from scheme to scheme is position.
+
+Pre-norm blocks (LayerNorm, causal self-attention, LayerNorm, a GELU MLP), a byte vocabulary, tied input and
+output embeddings, as GPT-2 and nanoGPT. Position enters through one :class:`posenc_lab.schemes.PositionScheme`
+shared by every layer (added to the input, rotating q and k, or biasing the logits).
+
+Attention, per head: logits[i, j] = q_i·k_j / √head_dim + bias[h, i, j], with -inf where j > i; softmax over j.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from posenc_lab.schemes import PositionScheme, attention_scale, build_scheme
+
+
+@dataclass(frozen=True)
+class LabConfig:
+    scheme: str = "rope"  # how position enters: one of posenc_lab.schemes.SCHEMES
+    vocab_size: int = 256  # bytes
+    d_model: int = 64  # width of the residual stream
+    n_heads: int = 4  # attention heads (head_dim = d_model / n_heads)
+    n_layers: int = 2  # transformer blocks
+    d_ff: int = 256  # width of each block's MLP
+    max_len: int = 64  # the trained length L: the learned table's rows, RoPE's original_max_position_embeddings
+    rope_base: float = 10000.0  # RoPE's base (rope_theta)
+    t5_buckets: int = 32  # T5's relative-position buckets (causal: all on one side)
+    t5_max_distance: int = 128  # T5's last bucket starts here
+
+    def __post_init__(self):
+        for name in ("vocab_size", "d_model", "n_heads", "n_layers", "d_ff", "max_len", "t5_buckets"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{name} must be a whole number of at least 1 (got {value!r})")
+        if self.d_model % self.n_heads or (self.d_model // self.n_heads) % 2:
+            raise ValueError(
+                f"d_model must be a multiple of n_heads with an even head_dim (got d_model={self.d_model}, "
+                f"n_heads={self.n_heads})"
+            )
+
+    @property
+    def head_dim(self) -> int:
+        return self.d_model // self.n_heads
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class Attention(nn.Module):
+    """Causal multi-head self-attention; the scheme rotates q and k and biases the logits."""
+
+    def __init__(self, config: LabConfig, scheme: PositionScheme):
+        super().__init__()
+        self.config, self.scheme = config, [scheme]  # a list: the scheme's parameters belong to the model, once
+        self.qkv = nn.Linear(config.d_model, 3 * config.d_model, bias=False)
+        self.out = nn.Linear(config.d_model, config.d_model, bias=False)
+
+    def logits(self, x: torch.Tensor, positions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(logits before the softmax (B, H, T, T), with -inf where j > i; values (B, H, T, head_dim))."""
+        batch, length, _ = x.shape
+        heads, head_dim = self.config.n_heads, self.config.head_dim
+        q, k, v = (part.view(batch, length, heads, head_dim).transpose(1, 2) for part in self.qkv(x).chunk(3, dim=-1))
+        q, k = self.scheme[0].rotate(q, k, positions)  # (B, H, T, head_dim)
+        logits = (q @ k.transpose(-2, -1)) * attention_scale(head_dim)  # (B, H, T, T)
+        bias = self.scheme[0].attention_bias(positions)
+        if bias is not None:
+            logits = logits + bias
+        causal = torch.ones(length, length, dtype=torch.bool, device=x.device).triu(1)
+        return logits.masked_fill(causal, float("-inf")), v
+
+    def forward(self, x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+        logits, v = self.logits(x, positions)
+        mixed = logits.softmax(dim=-1) @ v  # (B, H, T, head_dim)
+        return self.out(mixed.transpose(1, 2).reshape(x.shape))
+
+
+class Block(nn.Module):
+    """x + attention(norm(x)), then x + mlp(norm(x))."""
+
+    def __init__(self, config: LabConfig, scheme: PositionScheme):
+        super().__init__()
+        self.norm_attention = nn.LayerNorm(config.d_model)
+        self.attention = Attention(config, scheme)
+        self.norm_mlp = nn.LayerNorm(config.d_model)
+        self.mlp = nn.Sequential(
+            nn.Linear(config.d_model, config.d_ff), nn.GELU(), nn.Linear(config.d_ff, config.d_model)
+        )
+
+    def forward(self, x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+        x = x + self.attention(self.norm_attention(x), positions)
+        return x + self.mlp(self.norm_mlp(x))
+
+
+class LabModel(nn.Module):
+    """Tokens (B, T) in, next-token logits (B, T, vocab) out."""
+
+    def __init__(self, config: LabConfig):
+        super().__init__()
+        self.config = config
+        self.scheme = build_scheme(config)
+        self.embed = nn.Embedding(config.vocab_size, config.d_model)
+        self.blocks = nn.ModuleList(Block(config, self.scheme) for _ in range(config.n_layers))
+        self.norm = nn.LayerNorm(config.d_model)
+        nn.init.normal_(self.embed.weight, std=0.02)
+
+    def positions(self, length: int, device: torch.device) -> torch.Tensor:
+        return torch.arange(length, device=device)
+
+    def residual_input(self, tokens: torch.Tensor) -> torch.Tensor:
+        """The first block's input: the token embeddings, plus the scheme's position embedding if it adds one."""
+        x = self.embed(tokens)  # (B, T, d_model)
+        added = self.scheme.input_embedding(self.positions(tokens.shape[1], tokens.device))
+        return x if added is None else x + added.to(x.dtype)
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        positions = self.positions(tokens.shape[1], tokens.device)
+        x = self.residual_input(tokens)
+        for block in self.blocks:
+            x = block(x, positions)
+        return self.norm(x) @ self.embed.weight.T  # (B, T, vocab), tied to the input embedding
+
+    def loss(self, tokens: torch.Tensor) -> torch.Tensor:
+        """Mean next-token cross-entropy (nats) of ``tokens`` (B, T): each token predicts the one after it."""
+        logits = self(tokens[:, :-1])
+        return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), tokens[:, 1:].reshape(-1))
