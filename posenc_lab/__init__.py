@@ -9,4 +9,5 @@ imports it.
 - :mod:`posenc_lab.schemes`: the six position schemes (nope, sinusoidal, learned, t5, alibi, rope), one registry.
 - :mod:`posenc_lab.model`: the model (pre-norm, causal, a few layers, a byte vocabulary) and its config.
 - :mod:`posenc_lab.data`: the generated text (the `lm` task) and the copy task, the same bytes on every machine.
+- :mod:`posenc_lab.train`: training, the same data and steps for every scheme, deterministic for a seed.
 """

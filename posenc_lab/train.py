@@ -1,0 +1,118 @@
+"""Training the lab's models: the same data and steps for every scheme, deterministic for a seed on one device.
+
+- ``lm``: windows of L + 1 bytes of the generated training text (another seed than the evaluation text), each
+  byte predicting the next.
+- ``copy``: one example per row, ``<n letters>|<the same letters>\\n`` with n up to (L - 1) // 2 so that it fits
+  the trained length L; the loss is on the copied letters only (the task), padding ignored.
+
+AdamW with a linear warm-up and a cosine decay (as nanoGPT). ``on_step(step, steps, loss)`` is called after each
+step, for a progress bar.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+import torch
+from torch.nn import functional as F
+
+from posenc_lab.data import SplitMix64, copy_example, generated_text
+from posenc_lab.model import LabConfig, LabModel
+
+TASKS = ("lm", "copy")
+TRAIN_SEED = 1  # the training text's seed (the evaluation text has its own: posenc_lab.data.EVAL_SEED)
+TRAIN_BYTES = 1 << 20
+IGNORE = -100  # a target the loss skips (cross_entropy's ignore_index)
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    task: str = "lm"  # what the model learns: "lm" (the generated text) or "copy"
+    steps: int = 400  # optimiser steps
+    batch_size: int = 32  # sequences per step
+    learning_rate: float = 3e-3  # AdamW's peak rate
+    seed: int = 0  # the model's initial weights and the order of the batches
+
+    def __post_init__(self):
+        if self.task not in TASKS:
+            raise ValueError(f"task must be one of {', '.join(TASKS)} (got {self.task!r})")
+        for name in ("steps", "batch_size"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{name} must be a whole number of at least 1 (got {value!r})")
+        if not isinstance(self.learning_rate, (int, float)) or not 0 < self.learning_rate < 1:
+            raise ValueError(f"learning_rate must be between 0 and 1 (got {self.learning_rate!r})")
+
+
+@cache
+def training_text() -> torch.Tensor:
+    """The generated training text as byte tokens (int64), made once per process."""
+    return torch.tensor(list(generated_text(TRAIN_BYTES, TRAIN_SEED)), dtype=torch.long)
+
+
+def lm_batch(text: torch.Tensor, rng: SplitMix64, length: int, batch_size: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """(inputs, targets), each (B, length): windows of the text at seeded offsets, targets shifted by one."""
+    starts = [rng.below(text.numel() - length - 1) for _ in range(batch_size)]
+    rows = torch.stack([text[start : start + length + 1] for start in starts])
+    return rows[:, :-1], rows[:, 1:]
+
+
+def copy_batch(rng: SplitMix64, length: int, batch_size: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """(inputs, targets), each (B, length): one copy example per row from position 0, targets only on the copy."""
+    most = max((length - 1) // 2, 1)
+    inputs = torch.zeros(batch_size, length, dtype=torch.long)
+    targets = torch.full((batch_size, length), IGNORE, dtype=torch.long)
+    for row in range(batch_size):
+        example, start = copy_example(rng, 1 + rng.below(most))
+        tokens = torch.tensor(list(example), dtype=torch.long)
+        inputs[row, : tokens.numel() - 1] = tokens[:-1]
+        targets[row, start - 1 : tokens.numel() - 1] = tokens[start:]  # the copied letters and the newline
+    return inputs, targets
+
+
+def learning_rate(step: int, settings: TrainSettings) -> float:
+    """Linear warm-up over the first 10% of the steps, then a cosine decay to a tenth of the peak."""
+    warm = max(settings.steps // 10, 1)
+    if step < warm:
+        return settings.learning_rate * (step + 1) / warm
+    progress = (step - warm) / max(settings.steps - warm, 1)
+    return settings.learning_rate * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * progress)))
+
+
+def train(
+    config: LabConfig,
+    settings: TrainSettings,
+    *,
+    device: str | torch.device = "cpu",
+    on_step: Callable[[int, int, float], None] | None = None,
+) -> tuple[LabModel, list[float]]:
+    """A model of ``config`` trained per ``settings`` on ``device``; and its loss at every step."""
+    torch.manual_seed(settings.seed)
+    model = LabModel(config).to(device)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=settings.learning_rate, weight_decay=0.01)
+    rng = SplitMix64(settings.seed)
+    text = training_text() if settings.task == "lm" else None
+    losses = []
+    model.train()
+    for step in range(settings.steps):
+        if text is not None:
+            inputs, targets = lm_batch(text, rng, config.max_len, settings.batch_size)
+        else:
+            inputs, targets = copy_batch(rng, config.max_len, settings.batch_size)
+        inputs, targets = inputs.to(device), targets.to(device)
+        logits = model(inputs)
+        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1), ignore_index=IGNORE)
+        for group in optimiser.param_groups:
+            group["lr"] = learning_rate(step, settings)
+        optimiser.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimiser.step()
+        losses.append(float(loss.detach()))
+        if on_step is not None:
+            on_step(step + 1, settings.steps, losses[-1])
+    model.eval()
+    return model, losses

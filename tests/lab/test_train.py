@@ -1,0 +1,68 @@
+"""Training the lab's models: a few steps on a tiny model lower the loss, a seed gives the same run twice, the copy
+task's loss reads only the copied letters, and bad settings name the setting."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+import torch
+
+from posenc_lab import train as training
+from posenc_lab.data import SplitMix64
+from posenc_lab.model import LabConfig
+
+TINY = LabConfig(scheme="alibi", d_model=32, n_heads=2, n_layers=1, d_ff=64, max_len=32)
+
+
+def test_a_few_steps_lower_the_loss():
+    _, losses = training.train(TINY, training.TrainSettings(steps=40, batch_size=8, learning_rate=1e-2))
+    assert sum(losses[-5:]) / 5 < sum(losses[:5]) / 5 - 1.0, losses
+
+
+@pytest.mark.parametrize("task", training.TASKS)
+def test_a_seed_gives_the_same_run_twice_and_another_seed_another(task):
+    runs = [
+        training.train(TINY, training.TrainSettings(task=task, steps=3, batch_size=4, seed=seed)) for seed in (5, 5, 6)
+    ]
+    (first, first_losses), (again, again_losses), (_, other_losses) = runs
+    assert first_losses == again_losses and first_losses != other_losses
+    for mine, theirs in zip(first.parameters(), again.parameters(), strict=True):
+        assert torch.equal(mine, theirs)
+
+
+def test_progress_is_reported_after_every_step():
+    seen = []
+    training.train(TINY, training.TrainSettings(steps=3, batch_size=2), on_step=lambda *step: seen.append(step))
+    assert [(step, steps) for step, steps, _ in seen] == [(1, 3), (2, 3), (3, 3)]
+
+
+def test_a_copy_row_is_scored_on_its_copy_only():
+    inputs, targets = training.copy_batch(SplitMix64(2), 32, 4)
+    for row in range(4):
+        text = bytes(int(t) for t in inputs[row] if t).decode()
+        letters = text.split("|")[0]
+        scored = bytes(int(t) for t in targets[row] if t != training.IGNORE).decode()
+        assert scored == letters + "\n"  # each copied letter and the newline, predicted from the byte before
+        assert 1 <= len(letters) <= 15
+
+
+def test_the_learning_rate_warms_up_then_decays_to_a_tenth():
+    settings = training.TrainSettings(steps=100, learning_rate=1e-3)
+    rates = [training.learning_rate(step, settings) for step in range(100)]
+    assert rates[0] == pytest.approx(1e-4) and rates[9] == pytest.approx(1e-3)
+    assert rates[-1] == pytest.approx(1e-4, rel=0.01) and all(a >= b for a, b in itertools.pairwise(rates[9:]))
+
+
+@pytest.mark.parametrize(
+    ("settings", "words"),
+    [
+        ({"task": "sort"}, "task must be one of lm, copy"),
+        ({"steps": 0}, "steps must be a whole number of at least 1"),
+        ({"batch_size": 1.5}, "batch_size must be a whole number"),
+        ({"learning_rate": 0}, "learning_rate must be between 0 and 1"),
+    ],
+)
+def test_bad_settings_name_the_setting(settings, words):
+    with pytest.raises(ValueError, match=words):
+        training.TrainSettings(**settings)
