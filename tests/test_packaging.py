@@ -72,7 +72,9 @@ def test_every_package_folder_is_in_the_wheel():
     listed = {package: mapped.get(package, ROOT.joinpath(*package.split("."))) for package in setuptools["packages"]}
     for package, folder in listed.items():
         assert folder.is_dir(), f"{package}: no folder {folder}"
-    folders_with_code = {path.parent for top in ("posenc", "posenc_core", "posenc_lab") for path in (ROOT / top).rglob("*.py")}
+    folders_with_code = {
+        path.parent for top in ("posenc", "posenc_core", "posenc_lab") for path in (ROOT / top).rglob("*.py")
+    }
     missing = folders_with_code - set(listed.values())
     assert not missing, f"folders with Python files left out of [tool.setuptools] packages: {sorted(missing)}"
 

@@ -80,7 +80,11 @@ def test_the_wheel_adds_only_posenc_posenc_core_and_posenc_lab_to_site_packages(
     ).stdout
     tops = {line.split()[0].split("/")[0] for line in listing.splitlines()[1:] if line.strip()}
     assert {name for name in tops if not name.endswith(".dist-info")} == {"posenc", "posenc_core", "posenc_lab"}
-    where = installed.run("python", "-c", "import posenc, posenc_core, posenc_lab; print(posenc.__file__, posenc_core.__file__, posenc_lab.__file__)")
+    where = installed.run(
+        "python",
+        "-c",
+        "import posenc, posenc_core, posenc_lab; print(posenc.__file__, posenc_core.__file__, posenc_lab.__file__)",
+    )
     assert where.returncode == 0, where.stderr
     assert all(path.startswith(str(installed.venv)) for path in where.stdout.split())
 
