@@ -1,9 +1,11 @@
-"""The ``posenc`` command: start the dashboard, export figures, read a model's config.
+"""The ``posenc`` command: start the dashboard, export figures, read a model's config, run the length lab.
 
     posenc app                          # the dashboard on http://localhost:8501 (this machine only)
     posenc app --host 0.0.0.0 --port 8080 -- --theme.base dark
     posenc export rope-angles --preset llama-3.1-8b --format png svg
     posenc config meta-llama/Llama-3.1-8B        # or a path to a config.json
+    posenc lab train --scheme rope --task lm     # or --all: the twelve shipped checkpoints (make lab)
+    posenc lab eval --scheme rope --scaling yarn --factor 4 --json
     posenc --version
 
 ``posenc app`` runs the app installed with the package (``posenc/app/app.py`` and its ``pages/``; in a clone, the
@@ -40,7 +42,7 @@ SERVING: dict[str, object] = {
 }
 """Streamlit settings for serving the app, the same as ``.streamlit/config.toml`` (tests/test_cli.py checks)."""
 
-COMMANDS = ("app", "export", "config")
+COMMANDS = ("app", "export", "config", "lab")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,4 +132,10 @@ def _config(argv: list[str]) -> int:
     return config_main(argv)
 
 
-_COMMANDS: dict[str, Callable[[list[str]], int]] = {"app": _app, "export": _export, "config": _config}
+def _lab(argv: list[str]) -> int:
+    from posenc.lab_command import main as lab_main
+
+    return lab_main(argv)
+
+
+_COMMANDS: dict[str, Callable[[list[str]], int]] = {"app": _app, "export": _export, "config": _config, "lab": _lab}
