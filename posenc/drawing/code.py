@@ -34,10 +34,10 @@ import torch
 
 from posenc.drawing import registry
 
-ALLOWED_IMPORTS = frozenset({"math", "numpy", "torch", "transformers"})
+ALLOWED_IMPORTS = frozenset({"math", "numpy", "torch", "transformers", "posenc_lab"})
 """The only modules a snippet may import: a learner can paste it anywhere with numpy and torch installed
 (transformers too for the one figure that measures a real model's attention, which is a trained network's
-output, not a formula)."""
+output, not a formula; and posenc_lab, installed with posenc, for the length lab's trained models)."""
 
 
 @dataclass(frozen=True)

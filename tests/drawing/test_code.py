@@ -52,6 +52,13 @@ OTHER = {
     "mrope_section": (8, 12, 12),
     "segments": "text:2,image:1x4x4,text:1,video:2x2x2",
     "attention_text": "A dog slept.",
+    "lab_metric": "perplexity",
+    "lab_mode": "nonoverlapping",
+    "lab_copy_metric": "loss",
+    "lab_smooth": 8,
+    "lab_scheme": "alibi",
+    "lab_layer": 1,
+    "lab_head": 2,
 }
 
 IDS = sorted(registry.FIGURES)

@@ -1,0 +1,63 @@
+"""What the length lab's figures share: one colour per scheme, the length axis in powers of two with the trained
+length L marked, and the frame shown while the lab has no results yet."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import plotly.graph_objects as go
+
+from posenc.drawing.common import LEGEND_BELOW, mark
+from posenc.drawing.theme import COLORWAY
+from posenc.figures.lab.source import SCHEME_ORDER, missing_message
+from posenc.i18n import N_, _
+
+SCHEME_COLORS = dict(zip(SCHEME_ORDER, COLORWAY, strict=False))
+SCHEME_NAMES = {  # English, shown translated (the names NoPE, ALiBi and RoPE stay as they are)
+    "nope": "NoPE",
+    "sinusoidal": N_("sinusoidal"),
+    "learned": N_("learned"),
+    "t5": N_("T5 bias"),
+    "alibi": "ALiBi",
+    "rope": "RoPE",
+}
+
+
+def scheme_name(scheme: str) -> str:
+    """The scheme as readers meet it (NoPE, ALiBi, RoPE; "sinusoidal" and "learned" translated)."""
+    return _(SCHEME_NAMES.get(scheme, scheme))
+
+
+def length_axis(fig: go.Figure, lengths: Sequence[int], train_length: int, *, row=None, col=None) -> None:
+    """The x axis at log2(length), labelled with the lengths themselves, "(L)" at the trained one."""
+    ticks = sorted({*lengths, train_length})
+    text = [f"{n}<br>(L)" if n == train_length else f"{n}<br>({n / train_length:g}L)" for n in ticks]
+    fig.update_xaxes(
+        tickvals=[math.log2(n) for n in ticks],
+        ticktext=text,
+        title_text=_("evaluation length (tokens, log₂ scale)"),
+        row=row,
+        col=col,
+    )
+
+
+def mark_trained(fig: go.Figure, train_length: int, *, log2: bool = True) -> None:
+    """A dashed vertical line at the trained length, labelled."""
+    where = math.log2(train_length) if log2 else train_length
+    mark(fig, where, _("trained length L = {L}").format(L=train_length), dash="dash")
+
+
+def finish(fig: go.Figure, title: str, y_title: str, *, height: int = 420) -> go.Figure:
+    fig.update_layout(title=title, yaxis_title=y_title, legend=LEGEND_BELOW, height=height, hovermode="x unified")
+    return fig
+
+
+def missing(title: str) -> go.Figure:
+    """The figure while the lab has no results: its title and how to make them, no data."""
+    fig = go.Figure(layout={"title": {"text": title}, "height": 300})
+    fig.update_xaxes(visible=False)
+    fig.update_yaxes(visible=False)
+    text = _("The lab has no results yet: {why}").format(why=missing_message())
+    fig.add_annotation(text=text, showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")
+    return fig

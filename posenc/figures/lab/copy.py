@@ -1,0 +1,56 @@
+"""Copy accuracy against length: ``<n letters>|<the same letters>``, trained with strings that fit L tokens.
+
+Accuracy is the share of strings copied exactly (every letter right). Ref: Kazemnejad et al. 2023 (NeurIPS),
+"The Impact of Positional Encoding on Length Generalization in Transformers" (the copy task)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+
+from posenc.drawing.registry import FigureResult, register
+from posenc.figures.lab import common, source
+from posenc.figures.lab.lengths import add_curve, values
+from posenc.i18n import N_, _
+from posenc_lab.checkpoints import CheckpointError
+
+TITLE = N_("Copy accuracy against length")
+
+
+@register("lab-copy", title=TITLE, page="length_lab", params=("lab_copy_metric",))
+def copy_figure(p: Mapping[str, Any]) -> FigureResult:
+    accuracy = p["lab_copy_metric"] == "accuracy"
+    title = _("Copy task: {what} against string length").format(
+        what=_("exact-match accuracy") if accuracy else _("loss on the copied letters")
+    )
+    try:
+        results = source.results()
+    except CheckpointError:
+        return FigureResult(common.missing(title))
+    fig = go.Figure()
+    data: dict[str, np.ndarray] = {"length": np.array(results["lengths"], dtype=np.float64)}
+    for scheme in source.SCHEME_ORDER:
+        rows = results["copy"].get(scheme)
+        if rows:
+            add_curve(fig, rows, p["lab_copy_metric"], common.scheme_name(scheme), common.SCHEME_COLORS[scheme])
+            data[scheme] = values(rows, p["lab_copy_metric"])
+    train_length = results["train_length"]
+    common.length_axis(fig, results["lengths"], train_length)
+    fig.update_xaxes(title_text=_("example length in tokens (letters = (length − 1) / 2), log₂ scale"))
+    fig.add_vrect(  # the lengths the training strings fit in
+        x0=math.log2(min(results["lengths"])), x1=math.log2(train_length), fillcolor="gray", opacity=0.12, line_width=0
+    )
+    common.mark_trained(fig, train_length)
+    if accuracy:
+        fig.update_yaxes(range=[-0.03, 1.03], tickformat=".0%")
+    letters = {row["length"]: row.get("letters") for rows in results["copy"].values() for row in rows}
+    note = _(
+        "Shaded: the lengths seen in training (strings of up to {n} letters). Past it the strings are longer "
+        "than any the model copied while it learned."
+    ).format(n=letters.get(train_length, (train_length - 1) // 2))
+    what = _("accuracy") if accuracy else _("loss (nats per letter)")
+    return FigureResult(common.finish(fig, title, what), data, (note,))

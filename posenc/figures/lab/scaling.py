@@ -1,0 +1,65 @@
+"""The RoPE model under each scaling method at evaluation, without retraining: no scaling, linear (position
+interpolation, m -> m/s), NTK-aware (base -> base·s^(d/(d-2))), dynamic NTK, YaRN, LongRoPE and Llama 3's
+per-band rule, each built from a config.json's ``rope_scaling`` with original_max_position_embeddings = L.
+
+Refs: Chen et al. 2023 (PI), bloc97 2023 (NTK), Peng et al. 2023 (YaRN), Ding et al. 2024 (LongRoPE), Meta 2024
+(Llama 3.1)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+
+from posenc.drawing.registry import FigureResult, register
+from posenc.drawing.theme import COLORWAY
+from posenc.figures.lab import common, source
+from posenc.figures.lab.lengths import MODE_WORDS, add_curve, values
+from posenc.i18n import N_, _
+from posenc_lab.checkpoints import CheckpointError
+from posenc_lab.scaling import SCALING_TYPES
+
+TITLE = N_("The RoPE model under each scaling method")
+METHOD_NAMES = {
+    "default": N_("no scaling"),
+    "linear": N_("linear (PI)"),
+    "ntk": "NTK",
+    "dynamic": N_("dynamic NTK"),
+    "yarn": "YaRN",
+    "longrope": "LongRoPE",
+    "llama3": "Llama 3",
+}
+
+
+def method_name(rope_type: str) -> str:
+    return _(METHOD_NAMES.get(rope_type, rope_type))
+
+
+@register("lab-scaling", title=TITLE, page="length_lab", params=("factor", "lab_mode"))
+def scaling_figure(p: Mapping[str, Any]) -> FigureResult:
+    factor, mode = p["factor"], p["lab_mode"]
+    title = _("The RoPE model under each scaling method, factor s = {s:g} ({mode})").format(
+        s=factor, mode=_(MODE_WORDS[mode])
+    )
+    try:
+        results = source.results()
+        rows = {kind: source.scaled_rows(kind, factor, mode) for kind in SCALING_TYPES}
+    except CheckpointError:
+        return FigureResult(common.missing(title))
+    fig = go.Figure()
+    data: dict[str, np.ndarray] = {"length": np.array(results["lengths"], dtype=np.float64)}
+    for index, kind in enumerate(SCALING_TYPES):
+        dash = "dot" if kind == "default" else "solid"
+        add_curve(fig, rows[kind], "loss", method_name(kind), COLORWAY[index % len(COLORWAY)], dash=dash)
+        data[kind] = values(rows[kind], "loss")
+    train_length = results["train_length"]
+    common.length_axis(fig, results["lengths"], train_length)
+    common.mark_trained(fig, train_length)
+    note = _(
+        "Each method changes only the rotation frequencies (and YaRN and LongRoPE an attention factor) of the "
+        "same trained weights; original_max_position_embeddings = {L}. The LongRoPE lists are a ramp from 1 to "
+        "s, standing in for the per-model search of the paper."
+    ).format(L=train_length)
+    return FigureResult(common.finish(fig, title, _("loss (nats per byte)")), data, (note,))

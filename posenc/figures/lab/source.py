@@ -1,0 +1,107 @@
+"""Where the length lab's numbers come from: the shipped ``results.json`` and checkpoints of ``posenc_lab``.
+
+:func:`folder` is the one place that says which folder: ``posenc_lab/shipped/``, or the folder named by the
+environment variable ``POSENC_LAB_FOLDER`` (tests, and a lab trained elsewhere). Files are read once per change
+of their modification time, so a server picks up results shipped after it started.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import threading
+from pathlib import Path
+
+from posenc_lab import checkpoints
+from posenc_lab import results as lab_results
+from posenc_lab.checkpoints import SHIPPED, Checkpoint, CheckpointError
+from posenc_lab.results import load_results
+from posenc_lab.schemes import SCHEMES
+
+ENVIRONMENT = "POSENC_LAB_FOLDER"
+SCHEME_ORDER = tuple(SCHEMES)  # nope, sinusoidal, learned, t5, alibi, rope
+
+
+def folder() -> Path:
+    """The folder holding ``results.json`` and ``<scheme>-<task>.pt``."""
+    return Path(os.environ.get(ENVIRONMENT) or SHIPPED)
+
+
+def results_path() -> Path:
+    return folder() / "results.json"
+
+
+def checkpoint_path(scheme: str, task: str = "lm") -> Path:
+    return folder() / f"{scheme}-{task}.pt"
+
+
+def _stamp(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return -1.0
+
+
+def results() -> dict:
+    """The lab's results (layout: :mod:`posenc_lab.results`); CheckpointError (a ValueError) when missing."""
+    path = results_path()
+    return _results(str(path), _stamp(path))
+
+
+@functools.lru_cache(maxsize=4)
+def _results(path: str, stamp: float) -> dict:
+    return load_results(path)
+
+
+def available() -> bool:
+    """Whether the results can be read (the page draws its figures), else the figures say how to make them."""
+    try:
+        results()
+    except CheckpointError:
+        return False
+    return True
+
+
+def checkpoint(scheme: str, task: str = "lm") -> Checkpoint:
+    """The trained model of ``scheme`` on ``task`` (on the CPU, eval mode); CheckpointError when missing."""
+    if scheme not in SCHEMES:
+        raise ValueError(f"scheme must be one of {', '.join(SCHEMES)} (got {scheme!r})")
+    path = checkpoint_path(scheme, task)
+    return _checkpoint(str(path), _stamp(path))
+
+
+@functools.lru_cache(maxsize=16)
+def _checkpoint(path: str, stamp: float) -> Checkpoint:
+    return checkpoints.load(path)
+
+
+def missing_message() -> str:
+    """Why there is nothing to draw, naming the file and the command that makes it."""
+    try:
+        results()
+    except CheckpointError as error:
+        return str(error)
+    return ""
+
+
+MODEL_LOCK = threading.Lock()
+"""Held while a cached model runs: ``scaled_rows`` sets the RoPE model's scaling and puts it back, so two
+sessions must not run the same model at once."""
+
+
+def scaled_rows(rope_type: str, factor: float, mode: str) -> list[dict]:
+    """The RoPE lm checkpoint's rows at the results' lengths under ``rope_type`` at ``factor`` (no retraining):
+    the shipped rows when they are these, else evaluated now (cached per file, type, factor and mode)."""
+    shipped = results().get("scaling", {})
+    if shipped.get("factor") == factor and shipped.get("mode") == mode and rope_type in shipped.get("rows", {}):
+        return shipped["rows"][rope_type]
+    if rope_type == "default":  # no scaling: the same rows as the scheme's own
+        return results()["lm"][mode]["rope"]
+    path = checkpoint_path("rope")
+    return _scaled(str(path), _stamp(path), rope_type, float(factor), mode, tuple(results()["lengths"]))
+
+
+@functools.lru_cache(maxsize=256)
+def _scaled(path: str, stamp: float, rope_type: str, factor: float, mode: str, lengths: tuple[int, ...]) -> list:
+    with MODEL_LOCK:
+        return lab_results.scaled_rows(_checkpoint(path, stamp), rope_type, factor, lengths, mode)
