@@ -18,6 +18,7 @@ AREAS: dict[str, tuple[str, ...]] = {
     "vision": ("pages/vision.py", "posenc/figures/vision/"),
     "nope": ("pages/nope_and_sinks.py", "posenc/figures/nope/", "posenc/figures/real_attention/"),
     "compare": ("pages/compare.py", "posenc/figures/compare/"),
+    "lab": ("pages/length_lab.py", "posenc/figures/lab/", "posenc/ui/lab_"),
     "lessons": (
         "pages/lessons.py",
         "pages/glossary.py",

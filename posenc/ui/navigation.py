@@ -45,6 +45,7 @@ PAGES = (
     PageEntry("vision", N_("Vision (2-D)"), "🧱"),
     PageEntry("nope_and_sinks", N_("NoPE and sinks"), "🕳️"),
     PageEntry("compare", N_("Compare"), "⚖️"),
+    PageEntry("length_lab", N_("Length lab"), "📏"),
     PageEntry("lessons", N_("Lessons"), "🎓", LEARN, explorer=False),
     PageEntry("glossary", N_("Glossary"), "📖", LEARN, explorer=False),
 )

@@ -57,6 +57,11 @@ def add_curve(
         )
 
 
+def mode_words(mode: str) -> str:
+    """How the text was cut, in the reader's language."""
+    return _(MODE_WORDS[mode])
+
+
 def y_title(metric: str) -> str:
     return _("perplexity (e^loss)") if metric == "perplexity" else _("loss (nats per byte)")
 
@@ -64,7 +69,7 @@ def y_title(metric: str) -> str:
 @register("lab-lengths", title=TITLE, page="length_lab", params=("lab_metric", "lab_mode"))
 def lengths_figure(p: Mapping[str, Any]) -> FigureResult:
     title = _("{what} against evaluation length ({mode})").format(
-        what=_("Perplexity") if p["lab_metric"] == "perplexity" else _("Loss"), mode=_(MODE_WORDS[p["lab_mode"]])
+        what=_("Perplexity") if p["lab_metric"] == "perplexity" else _("Loss"), mode=mode_words(p["lab_mode"])
     )
     try:
         results = source.results()
@@ -85,5 +90,5 @@ def lengths_figure(p: Mapping[str, Any]) -> FigureResult:
     note = _(
         "Each model was trained on {L}-token windows only. {mode}: Press et al. (2022, appendix B) show that "
         "the way a long text is cut changes which scheme looks better, so the choice is named in the title."
-    ).format(L=results["train_length"], mode=_(MODE_WORDS[p["lab_mode"]]).capitalize())
+    ).format(L=results["train_length"], mode=mode_words(p["lab_mode"]).capitalize())
     return FigureResult(common.finish(fig, title, y_title(p["lab_metric"])), data, (note,))

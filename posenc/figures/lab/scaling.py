@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from posenc.drawing.registry import FigureResult, register
 from posenc.drawing.theme import COLORWAY
 from posenc.figures.lab import common, source
-from posenc.figures.lab.lengths import MODE_WORDS, add_curve, values
+from posenc.figures.lab.lengths import add_curve, mode_words, values
 from posenc.i18n import N_, _
 from posenc_lab.checkpoints import CheckpointError
 from posenc_lab.scaling import SCALING_TYPES
@@ -41,7 +41,7 @@ def method_name(rope_type: str) -> str:
 def scaling_figure(p: Mapping[str, Any]) -> FigureResult:
     factor, mode = p["factor"], p["lab_mode"]
     title = _("The RoPE model under each scaling method, factor s = {s:g} ({mode})").format(
-        s=factor, mode=_(MODE_WORDS[mode])
+        s=factor, mode=mode_words(mode)
     )
     try:
         results = source.results()
