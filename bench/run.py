@@ -3,6 +3,7 @@ seed-style NumPy, and the first draw in headless Chromium; write bench/results.j
 README's table.
 
     python -m bench.run [--skip-browser] [--pages rope,alibi]
+    python -m bench.run --lab-only    # the length lab's part only (bench/lab_bench.py), added to the results
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import torch
 
-from bench import core_bench
+from bench import core_bench, lab_bench
 from bench.browser_draw import ROUNDS, TIMEOUT_S
 from bench.scenarios import PAGES, SCENARIOS
 from posenc.ui.sections import ALL
@@ -30,11 +31,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--skip-browser", action="store_true")
     parser.add_argument("--pages", default=",".join(PAGES))
+    parser.add_argument("--lab-only", action="store_true", help="measure the length lab only, keep the rest")
     args = parser.parse_args(argv)
+    if args.lab_only:
+        return _lab_only()
     pages = [page for page in args.pages.split(",") if page]
     results = {"machine": _machine(), "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     results["pages"] = [_probe(page, scenario) for page in pages for scenario in SCENARIOS]
     results["core"] = core_bench.run()
+    results["lab"] = lab_bench.run()
     _save(results)
     if not args.skip_browser:
         from bench import browser_draw
@@ -47,6 +52,20 @@ def main(argv: list[str] | None = None) -> int:
     (ROOT / "bench" / "results.md").write_text(table)
     _update_readme(table)
     print(table)
+    return 0
+
+
+def _lab_only() -> int:
+    """The lab's measures put into the saved results (the pages' and the core's are kept as they were)."""
+    saved = ROOT / "bench" / "results.json"
+    results = json.loads(saved.read_text()) if saved.is_file() else {}
+    results["lab"] = lab_bench.run()
+    _save(results)
+    if "pages" in results and "core" in results:
+        table = render_markdown(results)
+        (ROOT / "bench" / "results.md").write_text(table)
+        _update_readme(table)
+    print("\n".join(lab_bench.render_markdown(results["lab"])))
     return 0
 
 
@@ -135,6 +154,8 @@ def render_markdown(results: dict) -> str:
         "(no target: a reader asks for every figure at once there).",
         "",
     ]
+    if results.get("lab"):
+        lines += lab_bench.render_markdown(results["lab"])
     return "\n".join(lines)
 
 
