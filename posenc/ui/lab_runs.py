@@ -108,8 +108,11 @@ def active_count() -> int:
 def start(scheme: str, task: str, steps: int, seed: int, *, limit: int | None = None) -> Run:
     """Start training ``scheme`` on ``task``; :class:`Busy` when ``limit`` (default :data:`MAX_RUNS`) runs are
     going, ValueError naming a bad argument."""
+    from posenc_lab.schemes import SCHEMES
     from posenc_lab.train import TrainSettings  # checks task, steps and seed
 
+    if scheme not in SCHEMES:
+        raise ValueError(f"scheme must be one of {', '.join(SCHEMES)} (got {scheme!r})")
     if not isinstance(steps, int) or not MIN_STEPS <= steps <= MAX_STEPS:
         raise ValueError(f"steps must be a whole number from {MIN_STEPS} to {MAX_STEPS} (got {steps!r})")
     TrainSettings(task=task, steps=steps, seed=seed)

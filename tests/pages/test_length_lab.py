@@ -1,0 +1,72 @@
+"""The Length lab page through AppTest, on the small made-up lab folder (tests/figures/lab_data.py): it draws from
+the results, a bad factor is a message beside its control, Train your own refuses politely when the server is
+full, and a finished run of the session joins the loss figure as a dashed curve."""
+
+from __future__ import annotations
+
+import pytest
+
+from posenc.figures.lab import source
+from posenc.ui import lab_controls, lab_runs, lab_training
+from tests.figures import lab_data
+from tests.pages.conftest import assert_healthy, chart_specs, open_page, payload_bytes, titles, warning_text
+
+
+@pytest.fixture(autouse=True)
+def lab(tmp_path, monkeypatch):
+    monkeypatch.setenv(source.ENVIRONMENT, str(lab_data.make_folder(tmp_path / "lab")))
+
+
+def test_the_page_draws_every_figure_from_the_results_with_the_papers_beside_ours():
+    at = open_page("length_lab")
+    assert_healthy(at)
+    shown = titles(at)
+    assert len(shown) == 6, shown
+    assert shown[0] == "Loss against evaluation length (sliding window)" and "factor s = 4" in shown[3]
+    text = "\n".join(block.value for block in at.markdown)
+    assert "Kazemnejad et al. 2023" in text and "more than 10% worse: NoPE, sinusoidal, RoPE" in text
+    assert payload_bytes(at) < 2_500_000
+
+
+def test_a_bad_factor_in_the_link_is_a_message_beside_the_control():
+    at = open_page("length_lab", {"factor": "abc"}, section="RoPE scaling")
+    assert not at.exception and "factor='abc' is not a valid number; using 4" in warning_text(at)
+    assert titles(at) == ["The RoPE model under each scaling method, factor s = 4 (sliding window)"]
+
+
+def test_a_factor_a_method_refuses_shows_its_message_and_no_traceback(monkeypatch):
+    def refuse(config, rope_type, factor=None):
+        if rope_type == "yarn":
+            raise ValueError("factor must be >= 1 for yarn")
+
+    monkeypatch.setattr(lab_controls, "rope_scaling", refuse)
+    at = open_page("length_lab", {"factor": "0.5"}, section="RoPE scaling")
+    assert not at.exception and not chart_specs(at)
+    assert "factor = 0.5 is refused (yarn): factor must be >= 1 for yarn" in warning_text(at)
+
+
+def _train_button(at):
+    return next(button for button in at.button if button.label == "Train")
+
+
+def test_train_says_busy_when_the_server_is_full(monkeypatch):
+    monkeypatch.setattr(lab_runs, "MAX_RUNS", 0)
+    at = open_page("length_lab", section="Copy task")
+    _train_button(at).click().run()
+    assert not at.exception
+    assert "Busy: 0 runs in progress, try again shortly." in warning_text(at)
+    assert lab_training.RUN not in at.session_state
+
+
+def test_a_finished_run_joins_the_loss_figure_as_a_dashed_curve(monkeypatch):
+    rows = {mode: by_scheme["nope"] for mode, by_scheme in lab_data.results()["lm"].items()}
+    run = lab_runs.Run(10_001, "rope", "lm", 50, 3, state="done", rows=rows)
+    monkeypatch.setitem(lab_runs.RUNS, run.id, run)
+    at = open_page("length_lab", section=None)
+    at.session_state[lab_training.RUN] = run.id
+    at.run()
+    assert_healthy(at)
+    traces = chart_specs(at)[0]["data"]
+    assert traces[-1]["name"] == "your RoPE (seed 3)" and traces[-1]["line"]["dash"] == "dash"
+    assert len(traces) == 7
+    assert "RoPE (seed 3) trained" in "\n".join(block.value for block in at.success)

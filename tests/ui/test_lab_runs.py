@@ -1,0 +1,49 @@
+"""Train your own's background runs (posenc.ui.lab_runs): a 3-step run in its own process reports its steps and
+its evaluation, the server-wide limit refuses a further run with a message instead of waiting, and Cancel ends
+the process. Every wait is on the run's state (its messages), with a bound, never a sleep."""
+
+from __future__ import annotations
+
+import pytest
+
+from posenc.ui import lab_runs
+
+BOUND = 300  # seconds: a spawned interpreter importing torch on a busy machine, then 8 copy evaluations
+
+
+@pytest.fixture(autouse=True)
+def no_runs_left(monkeypatch):
+    monkeypatch.setattr(lab_runs, "RUNS", {})
+    yield
+    for run in lab_runs.RUNS.values():
+        run.cancel()
+
+
+def test_a_short_run_reports_its_steps_and_rows_and_the_limit_refuses_another():
+    run = lab_runs.start("alibi", "copy", 3, 7, limit=1)
+    with pytest.raises(lab_runs.Busy, match="busy: 1 runs in progress, try again shortly"):
+        lab_runs.start("nope", "copy", 3, 0, limit=1)
+    assert lab_runs.active_count() == 1
+    run.wait(BOUND)
+    assert run.state == "done", run.error
+    assert run.step == 3 and run.loss is not None and run.label == "alibi (seed 7)"
+    assert [row["length"] for row in run.rows["copy"]] == [32, 64, 96, 128, 192, 256, 384, 512]
+    assert lab_runs.active_count() == 0 and not run.process.is_alive()
+
+
+def test_cancel_ends_the_process_and_frees_the_place():
+    run = lab_runs.start("rope", "lm", lab_runs.MAX_STEPS, 0, limit=1)
+    run.cancel()
+    assert run.state == "cancelled" and not run.process.is_alive()
+    assert lab_runs.active_count() == 0
+    lab_runs.start("rope", "lm", 5, 0, limit=1).cancel()  # the place is free again
+
+
+def test_bad_arguments_are_refused_before_a_process_starts():
+    with pytest.raises(ValueError, match="steps must be a whole number from 1 to 2000"):
+        lab_runs.start("rope", "lm", 0, 0)
+    with pytest.raises(ValueError, match="scheme must be one of nope, sinusoidal"):
+        lab_runs.start("xpos", "lm", 5, 0)
+    with pytest.raises(ValueError, match="task must be one of"):
+        lab_runs.start("rope", "poetry", 5, 0)
+    assert lab_runs.RUNS == {}
