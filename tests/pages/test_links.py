@@ -81,7 +81,7 @@ def hostile_values(spec: ParamSpec) -> dict[str, str]:
             "nan": _items(spec, "nan"),
         }
     if spec.kind == "choice":
-        return {"malformed": "nope"}
+        return {"malformed": "no-such-choice"}  # not "nope": a lab scheme of that name
     if spec.kind == "bool":
         return {"malformed": "maybe"}
     return {}
