@@ -13,7 +13,7 @@ from tests.bench.test_run import _results
 
 
 def _lab(*, make_lab_s=600.0, sliding_s=0.5, gpu=None) -> dict:
-    row = {"steps_per_s": 4.0, "cpu_s_per_step": 0.2, "default_steps": 400}
+    row = {"steps_per_s": 4.0, "cpu_s_per_step": 0.2, "fastest_step_s": 0.1, "default_steps": 400}
     row |= {"seconds_extrapolated": 100.0, "cpu_seconds_extrapolated": 80.0}
     training = [{"scheme": scheme, "task": task, **row} for task in ("lm", "copy") for scheme in SCHEMES]
     evaluation = {"scheme": "rope", "lengths": [32, 64], "sliding_s": sliding_s, "nonoverlapping_s": 0.2}
@@ -32,6 +32,7 @@ def _lab(*, make_lab_s=600.0, sliding_s=0.5, gpu=None) -> dict:
         "results_json_s_estimated": 30.0,
         "make_lab_s_estimated": make_lab_s,
         "train_all_cpu_s_extrapolated": 962.0,
+        "train_all_fastest_s_extrapolated": 482.0,
         "results_json_cpu_s_estimated": 20.0,
         "make_lab_cpu_s_estimated": 480.0,
         "peak_memory_mb": 512.0,
@@ -45,7 +46,8 @@ def test_a_report_within_the_targets_is_marked_met_and_says_extrapolated():
     assert "**extrapolated**" in text and "CPU, 2 threads, no GPU" in text
     assert "`make lab` (wall): 20.0 min of training for 12 checkpoints (extrapolated)" in text
     assert "= **10.0 min** (target <= 20 min) ✅" in text and "= **8.0 min** (target <= 20 min) ✅" in text
-    assert "| rope | copy | 4.0 | 0.2 | 400 | 100.0 | 80.0 |" in text
+    assert "| rope | copy | 4.0 | 0.2 | 0.1 | 400 | 100.0 | 80.0 |" in text
+    assert "fastest step (the least disturbed by other work): 8.0 min for the 12 checkpoints" in text
 
 
 @pytest.mark.parametrize(
@@ -77,7 +79,7 @@ def test_results_json_is_estimated_from_every_evaluation_build_results_runs():
 
 
 def test_a_rate_is_timed_after_the_warm_up_and_extrapolated(monkeypatch):
-    clock = iter([0.0, 5.0, 5.5, 6.0, 6.5]).__next__  # the two warm-up steps are slow, the timed ones fast
+    clock = iter([0.0, 5.0, 5.5, 5.8, 6.5]).__next__  # the two warm-up steps are slow, the timed ones fast
     cpu = iter([0.0, 1.0, 1.1, 1.2, 1.3]).__next__
 
     def steps(scheme, settings, *, device, on_step):
@@ -90,5 +92,5 @@ def test_a_rate_is_timed_after_the_warm_up_and_extrapolated(monkeypatch):
     row = lab_bench._train_rate("rope", "copy", 3, "cpu", lambda: None)
     assert row["steps_per_s"] == 2.0  # 3 steps from 5.0 to 6.5 s
     assert row["seconds_extrapolated"] == round(lab_bench.DEFAULT_STEPS["copy"] / 2.0, 1)
-    assert row["cpu_s_per_step"] == pytest.approx(0.1)
+    assert row["cpu_s_per_step"] == pytest.approx(0.1) and row["fastest_step_s"] == pytest.approx(0.3)
     assert row["cpu_seconds_extrapolated"] == pytest.approx(lab_bench.DEFAULT_STEPS["copy"] * 0.1)
