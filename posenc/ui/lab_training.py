@@ -26,7 +26,7 @@ from posenc_lab.train import TASKS
 RUN = "lab_run"  # session state: the id of this session's run
 POLL_SECONDS = 1.0
 STEP_RANGE, STEP_DEFAULT = (50, lab_runs.MAX_STEPS), 200
-TASK_NAMES = {"lm": N_("language model (the generated text)"), "copy": N_("copy task")}
+TASK_NAMES = {"lm": N_("language model"), "copy": N_("copy task")}
 
 
 def session_run() -> lab_runs.Run | None:

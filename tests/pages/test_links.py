@@ -98,11 +98,17 @@ def _held(spec: ParamSpec, held: Any) -> Any:
 
 
 def _page_range(spec: ParamSpec, widget: Any) -> ParamSpec:
-    """``spec`` narrowed to a number widget's own range, where the page asks more (compare: seq_len >= 2)."""
+    """``spec`` narrowed to a number widget's own range, where the page asks more (compare: seq_len >= 2; the
+    length lab: a layer and a head the trained model has)."""
     proto = getattr(widget, "proto", None)
-    if spec.kind not in ("int", "float") or not getattr(proto, "has_min", False) or proto.min <= spec.minimum:
+    if spec.kind not in ("int", "float"):
         return spec
-    return replace(spec, minimum=type(spec.minimum)(proto.min))
+    if getattr(proto, "has_min", False) and proto.min > spec.minimum:
+        spec = replace(spec, minimum=type(spec.minimum)(proto.min))
+    most = getattr(widget, "max", None)  # a slider's or a number box's upper end
+    if most is not None and most < spec.maximum:
+        spec = replace(spec, maximum=type(spec.maximum)(most))
+    return spec
 
 
 def _discover() -> list[tuple[str, str]]:
