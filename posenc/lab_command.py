@@ -59,6 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, ValueError) as error:  # CheckpointError is a ValueError
         print(f"posenc lab: {error}", file=sys.stderr)
         return USAGE_ERROR
+    except KeyboardInterrupt:  # training handles its own (it says what was not written); this is eval's
+        print("posenc lab: interrupted", file=sys.stderr)
+        return INTERRUPTED
 
 
 def parser() -> argparse.ArgumentParser:
@@ -125,7 +128,11 @@ def train_all(steps: int | None, batch: dict, device, folder: Path) -> int:
             trained[scheme, task] = checkpoint
     print("evaluating every checkpoint for results.json ...", file=sys.stderr, flush=True)
     evaluated = time.perf_counter()
-    written = results.save_results(results.build_results(trained), folder / results.RESULTS.name)
+    try:
+        written = results.save_results(results.build_results(trained), folder / results.RESULTS.name)
+    except KeyboardInterrupt:
+        print(f"posenc lab: interrupted: results.json not written ({len(trained)} checkpoints kept)", file=sys.stderr)
+        return INTERRUPTED
     print(f"wrote {written} in {duration(time.perf_counter() - evaluated)}")
     total = time.perf_counter() - started
     print(f"total: {len(trained)} checkpoints and their results in {duration(total)} ({total:.0f} s) on {device.type}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -27,6 +28,15 @@ from posenc_lab.train import TrainSettings
 ROOT = Path(__file__).resolve().parents[1]
 TINY = {"d_model": 16, "n_heads": 2, "n_layers": 1, "d_ff": 32, "max_len": 16}
 FEW_STEPS = ["--task", "copy", "--steps", "3", "--batch-size", "2"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_thread():
+    """One torch thread: these models are too small to gain from two, and on a busy machine two wait on each other."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
 
 
 @pytest.fixture(scope="module")
@@ -171,7 +181,8 @@ def test_bad_input_is_one_line_and_status_2(tiny, tmp_path, capsys, argv, words)
 
 def test_the_posenc_command_exits_2_with_one_line(tiny):
     argv = [sys.executable, "-m", "posenc", "lab", "eval", "--checkpoint", str(tiny["rope-lm"]), "--lengths", "0"]
-    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    environment = os.environ | {"OMP_NUM_THREADS": "1"}
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=120, env=environment)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines() == ["posenc lab: lengths must be whole numbers from 3 to 4096 tokens (got 0)"]
 
@@ -226,3 +237,29 @@ def test_all_trains_every_scheme_on_both_tasks_then_writes_results(tmp_path, cap
     assert len(built) == 12 and all(checkpoint.settings.steps == 2 for checkpoint in built.values())
     assert json.loads((tmp_path / "results.json").read_text()) == {"n": 12}
     assert "total: 12 checkpoints and their results in " in capsys.readouterr().out
+
+
+def test_an_interrupt_while_evaluating_is_one_line_and_status_130(tiny, capsys, monkeypatch):
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(lab_command, "evaluate", interrupted)
+    assert main(["eval", "--checkpoint", str(tiny["rope-lm"]), "--lengths", "8"]) == 130
+    assert capsys.readouterr().err == "posenc lab: interrupted\n"
+
+
+def test_an_interrupt_while_writing_results_keeps_the_checkpoints(tmp_path, capsys, monkeypatch):
+    def quick(scheme, settings, *, device, on_step):
+        return checkpoints.Checkpoint(LabModel(LabConfig(scheme=scheme, **TINY)), settings, [1.0], 0.5, "cpu")
+
+    def interrupted(trained):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(lab_command, "train_checkpoint", quick)
+    monkeypatch.setattr(lab_command.results, "build_results", interrupted)
+    assert main(["train", "--all", "--steps", "1", "--out", str(tmp_path)]) == 130
+    assert (
+        capsys.readouterr().err.splitlines()[-1]
+        == "posenc lab: interrupted: results.json not written (12 checkpoints kept)"
+    )
+    assert len(list(tmp_path.glob("*.pt"))) == 12 and not (tmp_path / "results.json").exists()
