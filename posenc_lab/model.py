@@ -9,6 +9,7 @@ Attention, per head: logits[i, j] = q_i·k_j / √head_dim + bias[h, i, j], with
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 
 import torch
@@ -105,14 +106,17 @@ class LabModel(nn.Module):
         self.embed = nn.Embedding(config.vocab_size, config.d_model)
         self.blocks = nn.ModuleList(Block(config, self.scheme) for _ in range(config.n_layers))
         self.norm = nn.LayerNorm(config.d_model)
-        nn.init.normal_(self.embed.weight, std=0.02)
+        nn.init.normal_(self.embed.weight, std=config.d_model**-0.5)
 
     def positions(self, length: int, device: torch.device) -> torch.Tensor:
         return torch.arange(length, device=device)
 
     def residual_input(self, tokens: torch.Tensor) -> torch.Tensor:
-        """The first block's input: the token embeddings, plus the scheme's position embedding if it adds one."""
-        x = self.embed(tokens)  # (B, T, d_model)
+        """The first block's input: the token embeddings times √d_model, plus the scheme's position embedding if it
+        adds one (Vaswani et al. 2017, section 3.4: the scale puts a token's embedding, of norm about √d_model, on a
+        par with the sinusoidal table's, whose norm is √(d_model / 2); every scheme gets it, so none differs in
+        anything but position)."""
+        x = self.embed(tokens) * math.sqrt(self.config.d_model)  # (B, T, d_model)
         added = self.scheme.input_embedding(self.positions(tokens.shape[1], tokens.device))
         return x if added is None else x + added.to(x.dtype)
 
