@@ -1,0 +1,171 @@
+"""Evaluating a lab model at lengths other than the one it was trained at.
+
+- ``lm``: next-token loss (nats) and perplexity exp(loss) on the held-out generated text
+  (:func:`posenc_lab.data.evaluation_text`, pinned by hash). Two ways to cut the text into windows of the
+  evaluation length n, which change the picture (Press et al. 2022, appendix B):
+
+  - ``nonoverlapping``: consecutive windows of n tokens, every token scored. Early tokens in a window see little
+    context, so a model that breaks only past its trained length L is averaged with its good early tokens.
+  - ``sliding``: windows of n tokens moved by a stride s = n / 2; only each window's last s tokens are scored, so
+    every scored token has at least n / 2 tokens before it. At n >= 2L every scored token sits past the trained
+    length, so a model that breaks past L shows it fully.
+
+  Both score about :data:`SCORED_TOKENS` tokens per length, the same tokens for every scheme.
+- ``copy``: ``<n letters>|<the same letters>\\n`` (Kazemnejad et al. 2023), a sequence of 2n + 1 input tokens
+  for an evaluation length of 2n + 1. ``accuracy`` is the share of :data:`COPY_EXAMPLES` examples whose every
+  copied letter and the newline is the model's top choice (with the true prefix given: the same as greedy
+  decoding's exact match); ``loss`` is the mean loss on those tokens.
+
+A learned table asked past its last row reports it (``past_table``, no loss) instead of raising or clamping.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+import torch
+from torch.nn import functional as F
+
+from posenc_lab.data import EVAL_SEED, SplitMix64, copy_example, evaluation_text
+from posenc_lab.model import LabModel
+from posenc_lab.schemes import PastTheTable
+from posenc_lab.train import IGNORE, TASKS
+
+MODES = ("sliding", "nonoverlapping")
+SCORED_TOKENS = 2048  # tokens scored per length and mode (lm): the same tokens for every scheme
+COPY_EXAMPLES = 64  # examples per length (copy)
+MIN_LENGTH, MAX_LENGTH = 3, 4096  # evaluation lengths allowed: 3 tokens (one copied letter) to 64 x the default L
+
+
+@dataclass(frozen=True)
+class LengthResult:
+    """One evaluation length's result; ``loss`` is None where the model has no answer (``past_table``)."""
+
+    length: int
+    loss: float | None
+    accuracy: float | None = None  # copy only: exact-match share of the examples
+    past_table: bool = False  # a learned table asked for positions it has no row for
+    note: str = ""  # why there is no loss, in one sentence
+
+    @property
+    def perplexity(self) -> float | None:
+        return None if self.loss is None else math.exp(self.loss)
+
+    def to_dict(self, task: str) -> dict:
+        row = {"length": self.length, "loss": self.loss, "perplexity": self.perplexity}
+        if task == "copy":
+            row["accuracy"] = self.accuracy
+            row["letters"] = (self.length - 1) // 2
+        if self.past_table:
+            row["past_table"] = True
+            row["note"] = self.note
+        return row
+
+
+def check_lengths(lengths) -> tuple[int, ...]:
+    """``lengths`` as a tuple of whole numbers from :data:`MIN_LENGTH` to :data:`MAX_LENGTH`, or ValueError."""
+    if isinstance(lengths, int | str) or not lengths:
+        raise ValueError(f"lengths must be a non-empty list of whole numbers (got {lengths!r})")
+    for length in lengths:
+        if not isinstance(length, int) or isinstance(length, bool) or not MIN_LENGTH <= length <= MAX_LENGTH:
+            raise ValueError(f"lengths must be whole numbers from {MIN_LENGTH} to {MAX_LENGTH} tokens (got {length!r})")
+    return tuple(lengths)
+
+
+def check_mode(mode: str) -> str:
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)} (got {mode!r})")
+    return mode
+
+
+@cache
+def evaluation_tokens() -> torch.Tensor:
+    """The held-out text as byte tokens (int64), checked against its pinned hash once per process."""
+    return torch.tensor(list(evaluation_text()), dtype=torch.long)
+
+
+def lm_windows(length: int, mode: str) -> tuple[torch.Tensor, int]:
+    """(windows (N, length + 1) of the evaluation text, the first scored target position in each window)."""
+    text, mode = evaluation_tokens(), check_mode(mode)
+    stride = length if mode == "nonoverlapping" else max(length // 2, 1)
+    count = max(SCORED_TOKENS // stride, 1)
+    count = min(count, (text.numel() - length - 1) // stride + 1)
+    starts = torch.arange(count) * stride
+    windows = text[starts[:, None] + torch.arange(length + 1)]
+    return windows, length - stride
+
+
+def token_losses(model: LabModel, windows: torch.Tensor, batch_tokens: int = 16384) -> torch.Tensor:
+    """Each target's loss (N, length) for windows (N, length + 1), in batches of about ``batch_tokens`` tokens."""
+    device = next(model.parameters()).device
+    rows = max(batch_tokens // windows.shape[1], 1)
+    parts = []
+    with torch.no_grad():
+        for start in range(0, windows.shape[0], rows):
+            batch = windows[start : start + rows].to(device)
+            logits = model(batch[:, :-1])
+            loss = F.cross_entropy(logits.transpose(1, 2), batch[:, 1:], reduction="none")
+            parts.append(loss.float().cpu())
+    return torch.cat(parts)
+
+
+def lm_result(model: LabModel, length: int, mode: str) -> LengthResult:
+    """The mean next-token loss at evaluation ``length`` cut per ``mode``."""
+    windows, first = lm_windows(length, mode)
+    try:
+        losses = token_losses(model, windows)
+    except PastTheTable as error:
+        return LengthResult(length, None, past_table=True, note=str(error))
+    return LengthResult(length, float(losses[:, first:].mean()))
+
+
+def position_losses(model: LabModel, length: int) -> torch.Tensor | None:
+    """Mean loss at each position 0..length-1 over non-overlapping windows (None past a learned table)."""
+    windows, _ = lm_windows(check_lengths([length])[0], "nonoverlapping")
+    try:
+        return token_losses(model, windows).mean(dim=0)
+    except PastTheTable:
+        return None
+
+
+@cache
+def copy_examples(length: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """(inputs (COPY_EXAMPLES, length), targets with IGNORE except on the copy) for strings of (length-1)//2."""
+    letters = (length - 1) // 2
+    rng = SplitMix64(EVAL_SEED + letters)
+    inputs = torch.zeros(COPY_EXAMPLES, length, dtype=torch.long)
+    targets = torch.full((COPY_EXAMPLES, length), IGNORE, dtype=torch.long)
+    for row in range(COPY_EXAMPLES):
+        example, start = copy_example(rng, letters)
+        tokens = torch.tensor(list(example), dtype=torch.long)
+        inputs[row, : tokens.numel() - 1] = tokens[:-1]
+        targets[row, start - 1 : tokens.numel() - 1] = tokens[start:]
+    return inputs, targets
+
+
+def copy_result(model: LabModel, length: int) -> LengthResult:
+    """Exact-match accuracy and mean loss on the copied letters of strings that fill ``length`` tokens."""
+    inputs, targets = copy_examples(length)
+    device = next(model.parameters()).device
+    try:
+        with torch.no_grad():
+            logits = model(inputs.to(device)).float().cpu()
+    except PastTheTable as error:
+        return LengthResult(length, None, past_table=True, note=str(error))
+    scored = targets != IGNORE
+    loss = F.cross_entropy(logits.transpose(1, 2), targets, ignore_index=IGNORE)
+    right = (logits.argmax(dim=-1) == targets) | ~scored
+    return LengthResult(length, float(loss), accuracy=float(right.all(dim=1).float().mean()))
+
+
+def evaluate(model: LabModel, task: str, lengths, mode: str = "sliding") -> list[LengthResult]:
+    """``model`` on ``task`` at each of ``lengths`` (``mode`` cuts the lm text; copy has one way)."""
+    if task not in TASKS:
+        raise ValueError(f"task must be one of {', '.join(TASKS)} (got {task!r})")
+    lengths, mode = check_lengths(lengths), check_mode(mode)
+    model.eval()
+    if task == "copy":
+        return [copy_result(model, length) for length in lengths]
+    return [lm_result(model, length, mode) for length in lengths]

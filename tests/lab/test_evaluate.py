@@ -1,0 +1,116 @@
+"""Evaluation past the trained length: the windows are cut as documented, loss and perplexity agree, a run is
+deterministic, copy accuracy is exact match, a learned table past its rows is reported, bad input names itself."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+from torch.nn import functional as F
+
+from posenc_lab import evaluate as ev
+from posenc_lab.model import LabConfig, LabModel
+from posenc_lab.train import IGNORE
+
+TINY = dict(d_model=16, n_heads=2, n_layers=1, d_ff=32, max_len=16)
+
+
+def _model(scheme: str = "alibi") -> LabModel:
+    torch.manual_seed(0)
+    return LabModel(LabConfig(scheme=scheme, **TINY)).eval()
+
+
+def test_nonoverlapping_windows_are_consecutive_and_score_every_token():
+    windows, first = ev.lm_windows(32, "nonoverlapping")
+    text = ev.evaluation_tokens()
+    assert first == 0 and windows.shape == (ev.SCORED_TOKENS // 32, 33)
+    assert torch.equal(windows[1], text[32:65]) and windows.shape[0] * 32 == ev.SCORED_TOKENS
+
+
+def test_sliding_windows_move_by_half_and_score_the_last_half():
+    windows, first = ev.lm_windows(32, "sliding")
+    text = ev.evaluation_tokens()
+    assert first == 16 and torch.equal(windows[3], text[48:81])
+    assert windows.shape[0] * (32 - first) == ev.SCORED_TOKENS  # the same scored tokens as non-overlapping
+
+
+def test_the_loss_is_the_mean_cross_entropy_of_the_scored_tokens_by_hand():
+    model = _model()
+    windows, first = ev.lm_windows(24, "sliding")
+    with torch.no_grad():
+        logits = model(windows[:, :-1])
+    expected = F.cross_entropy(logits[:, first:].reshape(-1, 256), windows[:, 1 + first :].reshape(-1))
+    (result,) = ev.evaluate(model, "lm", [24], "sliding")
+    assert result.loss == pytest.approx(float(expected), rel=1e-5)
+    assert result.perplexity == pytest.approx(math.exp(result.loss))
+    assert result.to_dict("lm") == {"length": 24, "loss": result.loss, "perplexity": result.perplexity}
+
+
+def test_evaluation_is_deterministic_and_small_batches_change_nothing():
+    model = _model("rope")
+    once = ev.evaluate(model, "lm", [8, 40], "nonoverlapping")
+    assert once == ev.evaluate(model, "lm", [8, 40], "nonoverlapping")
+    windows, _ = ev.lm_windows(40, "nonoverlapping")
+    assert torch.allclose(ev.token_losses(model, windows), ev.token_losses(model, windows, batch_tokens=200), atol=1e-5)
+
+
+def test_position_losses_average_the_windows_per_position():
+    model = _model("sinusoidal")
+    losses = ev.position_losses(model, 20)
+    windows, _ = ev.lm_windows(20, "nonoverlapping")
+    assert losses.shape == (20,)
+    assert torch.allclose(losses, ev.token_losses(model, windows).mean(dim=0))
+
+
+def test_a_learned_table_asked_past_its_rows_says_so_and_does_not_clamp():
+    model = _model("learned")
+    inside, past = ev.evaluate(model, "lm", [16, 17], "sliding")
+    assert inside.loss is not None and not inside.past_table
+    assert past.loss is None and past.perplexity is None and past.past_table
+    assert "16" in past.note and past.to_dict("lm")["past_table"] is True
+    assert ev.position_losses(model, 32) is None
+    (copy,) = ev.evaluate(model, "copy", [33])
+    assert copy.past_table and copy.accuracy is None
+
+
+def test_copy_examples_put_targets_on_the_copied_letters_only():
+    inputs, targets = ev.copy_examples(11)  # 5 letters: abcde|abcde\n is 12 bytes, 11 inputs
+    row, target = bytes(inputs[0].tolist()), targets[0]
+    letters = row[:5]
+    assert row == letters + b"|" + letters and row[5:6] == b"|"
+    assert bytes(target[5:].tolist()) == letters + b"\n" and (target[:5] == IGNORE).all()
+
+
+def test_copy_accuracy_is_exact_match_of_the_whole_copy():
+    _, targets = ev.copy_examples(9)
+
+    class Oracle(torch.nn.Module):
+        """Predicts every target right, except a wrong letter in the first ``wrong`` examples."""
+
+        def __init__(self, wrong: int):
+            super().__init__()
+            self.weight, self.wrong = torch.nn.Parameter(torch.zeros(1)), wrong
+
+        def forward(self, tokens):
+            answer = targets.clamp(min=0).clone()
+            answer[: self.wrong, 5] = (answer[: self.wrong, 5] + 1) % 256
+            return F.one_hot(answer, 256).float() * 50
+
+    assert ev.copy_result(Oracle(0), 9).accuracy == 1.0
+    assert ev.copy_result(Oracle(16), 9).accuracy == pytest.approx(1 - 16 / ev.COPY_EXAMPLES)
+    row = ev.copy_result(Oracle(16), 9).to_dict("copy")
+    assert row["letters"] == 4 and set(row) == {"length", "loss", "perplexity", "accuracy", "letters"}
+
+
+@pytest.mark.parametrize("lengths", [[0], [2], [10**9], [8.0], [True], [], 64, "64", None])
+def test_bad_lengths_name_the_argument(lengths):
+    with pytest.raises(ValueError, match="lengths must be"):
+        ev.evaluate(_model(), "lm", lengths)
+
+
+def test_bad_task_and_mode_name_what_is_allowed():
+    with pytest.raises(ValueError, match="task must be one of lm, copy"):
+        ev.evaluate(_model(), "sort", [8])
+    with pytest.raises(ValueError, match="mode must be one of sliding, nonoverlapping"):
+        ev.evaluate(_model(), "lm", [8], "strided")
