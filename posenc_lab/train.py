@@ -12,13 +12,15 @@ step, for a progress bar.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 import torch
 from torch.nn import functional as F
 
+from posenc_core.device import resolve_device
 from posenc_lab.data import SplitMix64, copy_example, generated_text
 from posenc_lab.model import LabConfig, LabModel
 
@@ -26,6 +28,7 @@ TASKS = ("lm", "copy")
 TRAIN_SEED = 1  # the training text's seed (the evaluation text has its own: posenc_lab.data.EVAL_SEED)
 TRAIN_BYTES = 1 << 20
 IGNORE = -100  # a target the loss skips (cross_entropy's ignore_index)
+DEFAULT_STEPS = {"lm": 400, "copy": 600}  # the shipped checkpoints' steps per task
 
 
 @dataclass(frozen=True)
@@ -116,3 +119,35 @@ def train(
             on_step(step + 1, settings.steps, losses[-1])
     model.eval()
     return model, losses
+
+
+GPU_CONFIG = {"d_model": 128, "n_heads": 8, "n_layers": 4, "d_ff": 512}
+"""The larger default model on a GPU (about 0.8 M parameters): the same trained length, so its results compare."""
+
+
+def default_config(scheme: str, device: str | torch.device = "cpu") -> LabConfig:
+    """The default model of ``scheme``: :class:`LabConfig`'s defaults on a CPU, :data:`GPU_CONFIG` on a GPU."""
+    config = LabConfig(scheme=scheme)
+    return replace(config, **GPU_CONFIG) if torch.device(device).type == "cuda" else config
+
+
+def train_checkpoint(
+    scheme: str,
+    settings: TrainSettings,
+    *,
+    device: str | torch.device = "auto",
+    config: LabConfig | None = None,
+    on_step: Callable[[int, int, float], None] | None = None,
+):
+    """Train ``scheme`` per ``settings`` on ``device`` ("auto": the GPU if there is one) and return it as a
+    :class:`posenc_lab.checkpoints.Checkpoint`, with its training time. ``config`` defaults to
+    :func:`default_config` for the device."""
+    from posenc_lab.checkpoints import Checkpoint  # checkpoints imports this module
+
+    device = resolve_device(device)
+    config = config or default_config(scheme, device)
+    if config.scheme != scheme:
+        raise ValueError(f"config.scheme must be the scheme trained (got {config.scheme!r} for {scheme!r})")
+    started = time.perf_counter()
+    model, losses = train(config, settings, device=device, on_step=on_step)
+    return Checkpoint(model, settings, losses, time.perf_counter() - started, device.type)
