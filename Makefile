@@ -12,7 +12,7 @@ PORT ?= 8501
 # `make class`: Streamlit replicas behind HAProxy, one per core unless told (REPLICAS=4).
 REPLICAS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: run dev test flakecheck lint format install install-dev chromium haproxy class loadtest bench screenshots i18n lock dist clean
+.PHONY: run dev test flakecheck lint format install install-dev chromium haproxy class loadtest bench lab screenshots i18n lock dist clean
 
 $(VENV)/.installed: requirements.txt constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -88,6 +88,13 @@ flakecheck: install-dev chromium haproxy
 
 bench: install-dev chromium
 	$(PY) -m bench.run
+
+# The length lab's twelve shipped checkpoints (six schemes x lm and copy, posenc_lab/shipped/) and their results.json,
+# on the GPU if there is one. On this 2-core CPU machine about 30-45 minutes when nothing else runs (27 min at each
+# run's fastest step, 44 min of CPU time: bench/lab_bench.py, 30 steps per run extrapolated), over 2 hours while
+# the machine is busy with other work (load average 18). Ctrl-C keeps the checkpoints already written.
+lab: install
+	$(PY) -m posenc lab train --all
 
 screenshots: install-dev chromium
 	POSENC_SCREENSHOTS=docs/screenshots $(PY) -m pytest tests/browser -k "opens_on_its_first_figure or presents" --no-cov -q

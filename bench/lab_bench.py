@@ -142,12 +142,12 @@ def render_markdown(lab: dict) -> list[str]:
     as wall-clock seconds on the machine as it was and as CPU seconds (about an idle machine's wall-clock)."""
     where = f"GPU {lab['gpu']}" if lab["gpu"] else f"CPU, {lab['threads']} threads, no GPU"
     lines = [
-        "",
         f"Length lab on {where}, 1-minute load average {lab['load_average_1m']} when it started; the default "
         f"model ({lab['parameters']:,} parameters). Training is timed for {lab['measured_steps']} steps per scheme "
         "and task and **extrapolated** to the shipped steps. *wall* is the clock on the machine as it was; *CPU* "
-        "is the process's CPU time (all threads), which other work on the machine barely changes: on an idle "
-        "machine the wall-clock time is at most about the CPU time.",
+        "is the process's CPU time (all threads), which other work on the machine inflates less (threads waiting "
+        "on each other still spend it); on an idle machine the wall-clock time is at most about the CPU time. "
+        "The fastest step is the one least disturbed by other work.",
         "",
         "| scheme | task | steps/s (wall) | CPU s per step | fastest step (s) | shipped steps "
         "| wall s (extrapolated) | CPU s (extrapolated) |",

