@@ -173,3 +173,14 @@ def test_only_position_differs_between_the_schemes():
 def test_a_bad_config_names_the_setting(overrides, words):
     with pytest.raises(ValueError, match=words):
         LabModel(LabConfig(**overrides))
+
+
+@pytest.mark.parametrize("scheme", list(SCHEMES))
+def test_the_fused_forward_equals_the_written_out_softmax(scheme):
+    model = _model(scheme)
+    attention, x = model.blocks[0].attention, torch.randn(2, 20, model.config.d_model)
+    positions = model.positions(20, x.device)
+    with torch.no_grad():
+        logits, v = attention.logits(x, positions)
+        by_hand = attention.out((logits.softmax(dim=-1) @ v).transpose(1, 2).reshape(x.shape))
+        assert torch.allclose(attention(x, positions), by_hand, atol=1e-5)
