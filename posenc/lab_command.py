@@ -19,7 +19,6 @@ import json
 import math
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -173,7 +172,7 @@ def run_eval(args: argparse.Namespace) -> int:
     scaling = scaling_of(args, checkpoint)
     if scaling is not None:
         checkpoint.model.scheme.scaling = scaling
-    rows = [_row(result, task) for result in evaluate(checkpoint.model, task, lengths, args.mode)]
+    rows = [result.to_dict(task) for result in evaluate(checkpoint.model, task, lengths, args.mode)]
     report = {
         "scheme": scheme,
         "task": task,
@@ -219,14 +218,6 @@ def as_text(report: dict) -> str:
             cells += f" {_cell(row['accuracy'], 9, 3)}"
         lines.append(cells + (f"  {row['note']}" if row.get("past_table") else ""))
     return "\n".join(lines)
-
-
-def _row(result, task: str) -> dict:
-    """:meth:`LengthResult.to_dict`, with an infinite perplexity where exp(loss) overflows a float."""
-    try:
-        return result.to_dict(task)
-    except OverflowError:
-        return replace(result, loss=math.inf).to_dict(task) | {"loss": result.loss}
 
 
 def _finite(value: Any) -> Any:

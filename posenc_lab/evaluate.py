@@ -51,7 +51,10 @@ class LengthResult:
 
     @property
     def perplexity(self) -> float | None:
-        return None if self.loss is None else math.exp(self.loss)
+        """exp(loss); None without a loss, or where it is past a float's range (a loss over about 709 nats)."""
+        if self.loss is None or not math.isfinite(self.loss) or self.loss > math.log(torch.finfo(torch.float64).max):
+            return None
+        return math.exp(self.loss)
 
     def to_dict(self, task: str) -> dict:
         row = {"length": self.length, "loss": self.loss, "perplexity": self.perplexity}
@@ -86,11 +89,12 @@ def evaluation_tokens() -> torch.Tensor:
     return torch.tensor(list(evaluation_text()), dtype=torch.long)
 
 
-def lm_windows(length: int, mode: str) -> tuple[torch.Tensor, int]:
-    """(windows (N, length + 1) of the evaluation text, the first scored target position in each window)."""
+def lm_windows(length: int, mode: str, scored_tokens: int = SCORED_TOKENS) -> tuple[torch.Tensor, int]:
+    """(windows (N, length + 1) of the evaluation text, the first scored target position in each window), about
+    ``scored_tokens`` targets scored in all."""
     text, mode = evaluation_tokens(), check_mode(mode)
     stride = length if mode == "nonoverlapping" else max(length // 2, 1)
-    count = max(SCORED_TOKENS // stride, 1)
+    count = max(scored_tokens // stride, 1)
     count = min(count, (text.numel() - length - 1) // stride + 1)
     starts = torch.arange(count) * stride
     windows = text[starts[:, None] + torch.arange(length + 1)]
@@ -111,9 +115,9 @@ def token_losses(model: LabModel, windows: torch.Tensor, batch_tokens: int = 163
     return torch.cat(parts)
 
 
-def lm_result(model: LabModel, length: int, mode: str) -> LengthResult:
+def lm_result(model: LabModel, length: int, mode: str, scored_tokens: int = SCORED_TOKENS) -> LengthResult:
     """The mean next-token loss at evaluation ``length`` cut per ``mode``."""
-    windows, first = lm_windows(length, mode)
+    windows, first = lm_windows(length, mode, scored_tokens)
     try:
         losses = token_losses(model, windows)
     except PastTheTable as error:
@@ -145,27 +149,36 @@ def copy_examples(length: int) -> tuple[torch.Tensor, torch.Tensor]:
     return inputs, targets
 
 
-def copy_result(model: LabModel, length: int) -> LengthResult:
+def copy_result(model: LabModel, length: int, batch_tokens: int = 16384) -> LengthResult:
     """Exact-match accuracy and mean loss on the copied letters of strings that fill ``length`` tokens."""
     inputs, targets = copy_examples(length)
     device = next(model.parameters()).device
+    rows = max(batch_tokens // length, 1)
+    losses, right = [], []
     try:
         with torch.no_grad():
-            logits = model(inputs.to(device)).float().cpu()
+            for start in range(0, COPY_EXAMPLES, rows):
+                logits = model(inputs[start : start + rows].to(device)).float().cpu()
+                target = targets[start : start + rows]
+                losses.append(F.cross_entropy(logits.transpose(1, 2), target, ignore_index=IGNORE, reduction="sum"))
+                right.append(((logits.argmax(dim=-1) == target) | (target == IGNORE)).all(dim=1))
     except PastTheTable as error:
         return LengthResult(length, None, past_table=True, note=str(error))
-    scored = targets != IGNORE
-    loss = F.cross_entropy(logits.transpose(1, 2), targets, ignore_index=IGNORE)
-    right = (logits.argmax(dim=-1) == targets) | ~scored
-    return LengthResult(length, float(loss), accuracy=float(right.all(dim=1).float().mean()))
+    loss = float(sum(losses)) / int((targets != IGNORE).sum())
+    return LengthResult(length, loss, accuracy=float(torch.cat(right).float().mean()))
 
 
-def evaluate(model: LabModel, task: str, lengths, mode: str = "sliding") -> list[LengthResult]:
-    """``model`` on ``task`` at each of ``lengths`` (``mode`` cuts the lm text; copy has one way)."""
+def evaluate(
+    model: LabModel, task: str, lengths, mode: str = "sliding", scored_tokens: int = SCORED_TOKENS
+) -> list[LengthResult]:
+    """``model`` on ``task`` at each of ``lengths`` (``mode`` cuts the lm text, about ``scored_tokens`` targets
+    scored per length; copy has one way)."""
     if task not in TASKS:
         raise ValueError(f"task must be one of {', '.join(TASKS)} (got {task!r})")
     lengths, mode = check_lengths(lengths), check_mode(mode)
     model.eval()
     if task == "copy":
         return [copy_result(model, length) for length in lengths]
-    return [lm_result(model, length, mode) for length in lengths]
+    if not isinstance(scored_tokens, int) or isinstance(scored_tokens, bool) or scored_tokens < 1:
+        raise ValueError(f"scored_tokens must be a whole number of at least 1 (got {scored_tokens!r})")
+    return [lm_result(model, length, mode, scored_tokens) for length in lengths]

@@ -31,6 +31,7 @@ FORMAT = 1
 RESULTS = SHIPPED / "results.json"
 LENGTH_MULTIPLES = (0.5, 1, 1.5, 2, 3, 4, 6, 8)  # evaluation lengths, as multiples of the trained length
 SCALING_FACTOR = 4.0  # the factor the shipped scaling rows use
+SCALING_TOKENS = 1024  # tokens scored per length under scaling: seven methods redraw within about a second
 
 
 def lengths_for(train_length: int) -> list[int]:
@@ -38,17 +39,18 @@ def lengths_for(train_length: int) -> list[int]:
     return [max(round(train_length * multiple), 3) for multiple in LENGTH_MULTIPLES]
 
 
-def rows(checkpoint: Checkpoint, task: str, lengths, mode: str = "sliding") -> list[dict]:
-    return [result.to_dict(task) for result in evaluate(checkpoint.model, task, lengths, mode)]
+def rows(checkpoint: Checkpoint, task: str, lengths, mode: str = "sliding", **options) -> list[dict]:
+    return [result.to_dict(task) for result in evaluate(checkpoint.model, task, lengths, mode, **options)]
 
 
 def scaled_rows(checkpoint: Checkpoint, rope_type: str, factor: float, lengths, mode: str = "sliding") -> list[dict]:
-    """The RoPE checkpoint's lm rows under ``rope_type`` at ``factor`` (no retraining); the scaling is put back."""
+    """The RoPE checkpoint's lm rows under ``rope_type`` at ``factor`` (no retraining), :data:`SCALING_TOKENS`
+    scored per length, the same for the shipped rows and a page's live ones; the scaling is put back."""
     scheme = checkpoint.model.scheme
     before = scheme.scaling
     scheme.scaling = rope_scaling(checkpoint.config, rope_type, None if rope_type == "default" else factor)
     try:
-        return rows(checkpoint, "lm", lengths, mode)
+        return rows(checkpoint, "lm", lengths, mode, scored_tokens=SCALING_TOKENS)
     finally:
         scheme.scaling = before
 

@@ -103,6 +103,25 @@ def test_copy_accuracy_is_exact_match_of_the_whole_copy():
     assert row["letters"] == 4 and set(row) == {"length", "loss", "perplexity", "accuracy", "letters"}
 
 
+def test_copy_batches_change_nothing():
+    model = _model("rope")
+    whole, batched = ev.copy_result(model, 21), ev.copy_result(model, 21, batch_tokens=21 * 5)
+    assert batched.loss == pytest.approx(whole.loss, rel=1e-6) and batched.accuracy == whole.accuracy
+
+
+def test_fewer_scored_tokens_score_fewer_windows():
+    windows, _ = ev.lm_windows(32, "sliding", scored_tokens=256)
+    assert windows.shape[0] * 16 == 256
+    with pytest.raises(ValueError, match="scored_tokens must be a whole number of at least 1"):
+        ev.evaluate(_model(), "lm", [8], scored_tokens=0)
+
+
+@pytest.mark.parametrize(("loss", "perplexity"), [(0.0, 1.0), (800.0, None), (float("nan"), None), (None, None)])
+def test_a_perplexity_past_a_floats_range_is_none_not_an_error(loss, perplexity):
+    assert ev.LengthResult(8, loss).perplexity == perplexity
+    assert ev.LengthResult(8, loss).to_dict("lm")["perplexity"] == perplexity
+
+
 @pytest.mark.parametrize("lengths", [[0], [2], [10**9], [8.0], [True], [], 64, "64", None])
 def test_bad_lengths_name_the_argument(lengths):
     with pytest.raises(ValueError, match="lengths must be"):

@@ -66,7 +66,8 @@ def test_the_rope_checkpoint_under_every_scaling_and_its_scaling_put_back():
     rope = _checkpoint("rope")
     built = results.build_results({("rope", "lm"): rope})
     assert built["scaling"]["factor"] == results.SCALING_FACTOR and set(built["scaling"]["rows"]) == set(SCALING_TYPES)
-    assert built["scaling"]["rows"]["default"] == built["lm"]["sliding"]["rope"]
+    plain = results.rows(rope, "lm", built["lengths"], "sliding", scored_tokens=results.SCALING_TOKENS)
+    assert built["scaling"]["rows"]["default"] == plain != built["lm"]["sliding"]["rope"]  # fewer tokens scored
     assert built["scaling"]["rows"]["linear"] != built["scaling"]["rows"]["default"]
     assert rope.model.scheme.scaling is None
 
