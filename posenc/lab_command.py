@@ -124,7 +124,7 @@ def train_all(steps: int | None, batch: dict, device, folder: Path) -> int:
             checkpoint = _train_one(scheme, settings, device, path, done=len(trained))
             if checkpoint is None:
                 return INTERRUPTED
-            trained[scheme, task] = checkpoint
+            trained[scheme, task] = checkpoints.load(path, device)  # as saved (float16): what the page loads
     print("evaluating every checkpoint for results.json ...", file=sys.stderr, flush=True)
     evaluated = time.perf_counter()
     try:

@@ -235,6 +235,8 @@ def test_all_trains_every_scheme_on_both_tasks_then_writes_results(tmp_path, cap
     names = sorted(path.name for path in tmp_path.glob("*.pt"))
     assert len(names) == 12 and "rope-copy.pt" in names and "nope-lm.pt" in names
     assert len(built) == 12 and all(checkpoint.settings.steps == 2 for checkpoint in built.values())
+    weights = built["t5", "lm"].model.blocks[0].attention.qkv.weight
+    assert torch.equal(weights, weights.half().float())  # results come from the checkpoints as saved (float16)
     assert json.loads((tmp_path / "results.json").read_text()) == {"n": 12}
     assert "total: 12 checkpoints and their results in " in capsys.readouterr().out
 
