@@ -7,8 +7,10 @@ Two tasks:
   small grammar, repeating a variable's value wherever it names it (``so kuvo is 482 again.``). The words and
   grammar give local structure; a value repeated hundreds of bytes after its definition gives structure beyond
   any short trained length (a model that can look that far back predicts those digits).
-- ``copy``, an exact task (Kazemnejad et al. 2023 style): ``<letters>|<the same letters>\\n``. Trained on strings
-  up to one length and asked for longer ones, a model's accuracy on the copied half shows whether it generalises.
+- ``copy``, an exact task (Kazemnejad et al. 2023 style): ``<letters>|<the same letters>\\n`` over 52 letters (a
+  and A differ: fewer repeated letters in a string, so fewer places where the next letter is ambiguous from the
+  last one alone). Trained on strings up to one length and asked for longer ones, a model's accuracy on the
+  copied half shows whether it generalises.
 
 Randomness is SplitMix64 (Steele et al. 2014), written out here, so that the bytes depend on nothing that can
 change between Python or PyTorch versions; :data:`EVAL_SHA256` pins the held-out evaluation text.
@@ -19,7 +21,7 @@ from __future__ import annotations
 import hashlib
 
 MASK = (1 << 64) - 1
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
+LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"  # the copy task's alphabet
 CONSONANTS, VOWELS = "bdfgklmnprstvz", "aeiou"
 SUBJECTS = ("the river", "a small cat", "my neighbour", "the old clock", "every student", "the garden")
 VERBS = ("watches", "follows", "counts", "remembers", "paints", "carries")

@@ -4,15 +4,17 @@
 ``posenc_lab/shipped/results.json`` with :func:`build_results`; the Length lab page reads it with
 :func:`load_results` and so draws its first view without running a model. Layout::
 
-    {"format": 1, "train_length": L, "lengths": [...],
+    {"format": 1, "train_length": L, "lengths": [...], "copy_letters": n, "copy_lengths": [...],
      "runs":  [{"scheme", "task", "steps", "seed", "seconds", "device", "final_loss"}, ...],
      "lm":    {"sliding": {scheme: [row, ...]}, "nonoverlapping": {scheme: [row, ...]}},
      "copy":  {scheme: [row, ...]},
      "positions": {"length": n, "loss": {scheme: [loss at position 0..n-1] or null}},
      "scaling": {"factor": F, "mode": "sliding", "rows": {rope_type: [row, ...]}}}
 
-Each row is :meth:`posenc_lab.evaluate.LengthResult.to_dict`: ``{"length", "loss", "perplexity"}``, with
-``"accuracy"`` and ``"letters"`` for copy, and ``"past_table"`` / ``"note"`` where a learned table ran out.
+``copy_letters`` is the longest training string of the copy task, ``copy_lengths`` its evaluation lengths in
+tokens (strings of n/2 to 4n letters). Each row is :meth:`posenc_lab.evaluate.LengthResult.to_dict`:
+``{"length", "loss", "perplexity"}``, with ``"accuracy"`` and ``"letters"`` for copy, and ``"past_table"`` /
+``"note"`` where a learned table ran out.
 """
 
 from __future__ import annotations
@@ -26,12 +28,18 @@ from posenc_lab.checkpoints import SHIPPED, Checkpoint, CheckpointError
 from posenc_lab.evaluate import MODES, evaluate, position_losses
 from posenc_lab.scaling import SCALING_TYPES, rope_scaling
 from posenc_lab.schemes import SCHEMES
+from posenc_lab.train import COPY_LETTERS
 
 FORMAT = 1
 RESULTS = SHIPPED / "results.json"
 LENGTH_MULTIPLES = (0.5, 1, 1.5, 2, 3, 4, 6, 8)  # evaluation lengths, as multiples of the trained length
 SCALING_FACTOR = 4.0  # the factor the shipped scaling rows use
 SCALING_TOKENS = 1024  # tokens scored per length under scaling: seven methods redraw within about a second
+
+
+def copy_lengths_for(train_letters: int) -> list[int]:
+    """The copy task's lengths in tokens (2n + 1) for strings of half to four times ``train_letters`` letters."""
+    return [2 * max(round(train_letters * multiple), 1) + 1 for multiple in LENGTH_MULTIPLES if multiple <= 4]
 
 
 def lengths_for(train_length: int) -> list[int]:
@@ -77,8 +85,10 @@ def build_results(checkpoints: Mapping[tuple[str, str], Checkpoint]) -> dict:
             }
         )
     results["lm"] = {mode: {scheme: rows(cp, "lm", lengths, mode) for scheme, cp in lm.items()} for mode in MODES}
+    train_letters = min(COPY_LETTERS, (train_length - 1) // 2)
+    results["copy_letters"], results["copy_lengths"] = train_letters, copy_lengths_for(train_letters)
     results["copy"] = {
-        scheme: rows(checkpoints[scheme, "copy"], "copy", lengths)
+        scheme: rows(checkpoints[scheme, "copy"], "copy", results["copy_lengths"])
         for scheme in SCHEMES
         if (scheme, "copy") in checkpoints
     }

@@ -2,8 +2,9 @@
 
 - ``lm``: windows of L + 1 bytes of the generated training text (another seed than the evaluation text), each
   byte predicting the next.
-- ``copy``: one example per row, ``<n letters>|<the same letters>\\n`` with n up to (L - 1) // 2 so that it fits
-  the trained length L; the loss is on the copied letters only (the task), padding ignored.
+- ``copy``: one example per row, ``<n letters>|<the same letters>\\n`` with n from 1 to :data:`COPY_LETTERS` (and
+  (L - 1) // 2, so that it fits the trained length L); the loss is on the copied letters only (the task), padding
+  ignored. "Trained on strings up to 20 letters, asked for 40" (Kazemnejad et al. 2023).
 
 AdamW with a linear warm-up and a cosine decay (as nanoGPT). ``on_step(step, steps, loss)`` is called after each
 step, for a progress bar.
@@ -28,7 +29,8 @@ TASKS = ("lm", "copy")
 TRAIN_SEED = 1  # the training text's seed (the evaluation text has its own: posenc_lab.data.EVAL_SEED)
 TRAIN_BYTES = 1 << 20
 IGNORE = -100  # a target the loss skips (cross_entropy's ignore_index)
-DEFAULT_STEPS = {"lm": 400, "copy": 600}  # the shipped checkpoints' steps per task
+DEFAULT_STEPS = {"lm": 400, "copy": 1500}  # the shipped checkpoints' steps per task
+COPY_LETTERS = 20  # the longest training string of the copy task (its example is 2n + 1 = 41 tokens, within L)
 
 
 @dataclass(frozen=True)
@@ -64,10 +66,11 @@ def lm_batch(text: torch.Tensor, rng: SplitMix64, length: int, batch_size: int) 
 
 
 def copy_batch(rng: SplitMix64, length: int, batch_size: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """(inputs, targets), each (B, length): one copy example per row from position 0, targets only on the copy."""
-    most = max((length - 1) // 2, 1)
-    inputs = torch.zeros(batch_size, length, dtype=torch.long)
-    targets = torch.full((batch_size, length), IGNORE, dtype=torch.long)
+    """(inputs, targets), each (B, 2n + 1) for the longest string n that fits ``length``: one copy example per row
+    from position 0, targets only on the copy."""
+    most = max(min((length - 1) // 2, COPY_LETTERS), 1)
+    inputs = torch.zeros(batch_size, 2 * most + 1, dtype=torch.long)
+    targets = torch.full((batch_size, 2 * most + 1), IGNORE, dtype=torch.long)
     for row in range(batch_size):
         example, start = copy_example(rng, 1 + rng.below(most))
         tokens = torch.tensor(list(example), dtype=torch.long)

@@ -58,10 +58,15 @@ def results(growth: dict[str, float] | None = None) -> dict:
         "lengths": lengths,
         "runs": [],
         "lm": {"sliding": lm, "nonoverlapping": {s: [_shifted(r) for r in rows] for s, rows in lm.items()}},
-        "copy": {scheme: [_row(scheme, n, "copy", growth) for n in lengths] for scheme in SCHEMES},
+        "copy_letters": 20,
+        "copy_lengths": COPY_LENGTHS,
+        "copy": {scheme: [_row(scheme, n, "copy", growth) for n in COPY_LENGTHS] for scheme in SCHEMES},
         "positions": {"length": 8 * L, "loss": positions},
         "scaling": {"factor": 4.0, "mode": "sliding", "rows": scaling_rows},
     }
+
+
+COPY_LENGTHS = [21, 41, 61, 81, 121, 161]  # strings of 10 to 80 letters, trained up to 20
 
 
 def make_folder(folder: Path, schemes=("rope", "learned", "alibi")) -> Path:

@@ -56,8 +56,10 @@ def test_perplexity_and_the_other_cut_change_the_figure(lab):
 
 def test_copy_accuracy_marks_the_trained_region(lab):
     fig = build("lab-copy").figure
-    assert len(fig.data) == 6 and trained_line_at(fig, math.log2(64))
-    assert any(shape.type == "rect" for shape in fig.layout.shapes)  # the lengths seen in training
+    assert len(fig.data) == 6 and trained_line_at(fig, math.log2(41))  # the longest training string, 20 letters
+    rect = next(shape for shape in fig.layout.shapes if shape.type == "rect")  # the strings seen in training
+    assert (rect.x0, rect.x1) == (math.log2(21), math.log2(41))
+    assert list(fig.layout.xaxis.ticktext) == ["10", "20", "30", "40", "60", "80"]  # letters
     assert fig.layout.yaxis.tickformat == ".0%"
     assert build("lab-copy", lab_copy_metric="loss").figure.layout.yaxis.tickformat is None
 

@@ -49,6 +49,9 @@ def test_every_scheme_has_a_row_per_length_in_both_modes(built):
 
 
 def test_copy_rows_carry_accuracy_and_runs_say_how_each_was_made(built):
+    assert results.copy_lengths_for(20) == [21, 41, 61, 81, 121, 161]  # strings of 10 to 80 letters
+    assert built["copy_letters"] == 3 and built["copy_lengths"] == results.copy_lengths_for(3)  # L = 8: (8 - 1) // 2
+    assert [row["letters"] for row in built["copy"]["alibi"]] == [2, 3, 4, 6, 9, 12]
     assert list(built["copy"]) == ["alibi"]
     assert all(0.0 <= row["accuracy"] <= 1.0 for row in built["copy"]["alibi"])
     run = next(run for run in built["runs"] if run["task"] == "copy")

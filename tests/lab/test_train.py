@@ -45,6 +45,13 @@ def test_a_copy_row_is_scored_on_its_copy_only():
         scored = bytes(int(t) for t in targets[row] if t != training.IGNORE).decode()
         assert scored == letters + "\n"  # each copied letter and the newline, predicted from the byte before
         assert 1 <= len(letters) <= 15
+    assert inputs.shape == targets.shape == (4, 31)  # rows as long as the longest string needs
+
+
+def test_copy_strings_stop_at_the_training_length_of_the_task():
+    inputs, _ = training.copy_batch(SplitMix64(5), 64, 64)
+    longest = max(bytes(int(t) for t in row if t).decode().index("|") for row in inputs)
+    assert inputs.shape[1] == 2 * training.COPY_LETTERS + 1 and 15 < longest <= training.COPY_LETTERS
 
 
 def test_the_learning_rate_warms_up_then_decays_to_a_tenth():

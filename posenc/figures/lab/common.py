@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
-from posenc.drawing.common import LEGEND_BELOW, mark
+from posenc.drawing.common import LEGEND_BELOW
+from posenc.drawing.common import mark as _mark
 from posenc.drawing.theme import COLORWAY
 from posenc.figures.lab.source import SCHEME_ORDER, missing_message
 from posenc.i18n import N_, _
@@ -42,10 +43,15 @@ def length_axis(fig: go.Figure, lengths: Sequence[int], train_length: int, *, ro
     )
 
 
+def mark(fig: go.Figure, where: float, label: str) -> None:
+    """A dashed vertical line at ``where`` (the x axis's own units), labelled."""
+    _mark(fig, where, label, dash="dash")
+
+
 def mark_trained(fig: go.Figure, train_length: int, *, log2: bool = True) -> None:
     """A dashed vertical line at the trained length, labelled."""
     where = math.log2(train_length) if log2 else train_length
-    mark(fig, where, _("trained length L = {L}").format(L=train_length), dash="dash")
+    _mark(fig, where, _("trained length L = {L}").format(L=train_length), dash="dash")
 
 
 def finish(fig: go.Figure, title: str, y_title: str, *, height: int = 420) -> go.Figure:

@@ -32,25 +32,30 @@ def copy_figure(p: Mapping[str, Any]) -> FigureResult:
     except CheckpointError:
         return FigureResult(common.missing(title))
     fig = go.Figure()
-    data: dict[str, np.ndarray] = {"length": np.array(results["lengths"], dtype=np.float64)}
+    lengths = results.get("copy_lengths", results["lengths"])  # tokens: 2n + 1 for n letters
+    trained = 2 * results.get("copy_letters", (results["train_length"] - 1) // 2) + 1
+    data: dict[str, np.ndarray] = {"letters": (np.array(lengths, dtype=np.float64) - 1) // 2}
     for scheme in source.SCHEME_ORDER:
         rows = results["copy"].get(scheme)
         if rows:
             add_curve(fig, rows, p["lab_copy_metric"], common.scheme_name(scheme), common.SCHEME_COLORS[scheme])
             data[scheme] = values(rows, p["lab_copy_metric"])
-    train_length = results["train_length"]
-    common.length_axis(fig, results["lengths"], train_length)
-    fig.update_xaxes(title_text=_("example length in tokens (letters = (length − 1) / 2), log₂ scale"))
-    fig.add_vrect(  # the lengths the training strings fit in
-        x0=math.log2(min(results["lengths"])), x1=math.log2(train_length), fillcolor="gray", opacity=0.12, line_width=0
+    ticks = sorted({*lengths, trained})
+    fig.update_xaxes(
+        tickvals=[math.log2(n) for n in ticks],
+        ticktext=[str((n - 1) // 2) for n in ticks],
+        tickangle=0,
+        title_text=_("string length (letters), log₂ scale"),
     )
-    common.mark_trained(fig, train_length)
+    fig.add_vrect(  # the strings seen in training
+        x0=math.log2(min(lengths)), x1=math.log2(trained), fillcolor="gray", opacity=0.12, line_width=0
+    )
+    common.mark(fig, math.log2(trained), _("longest training string: {n} letters").format(n=(trained - 1) // 2))
     if accuracy:
         fig.update_yaxes(range=[-0.03, 1.03], tickformat=".0%")
-    letters = {row["length"]: row.get("letters") for rows in results["copy"].values() for row in rows}
     note = _(
-        "Shaded: the lengths seen in training (strings of up to {n} letters). Past it the strings are longer "
-        "than any the model copied while it learned."
-    ).format(n=letters.get(train_length, (train_length - 1) // 2))
+        "Shaded: the string lengths seen in training (up to {n} letters). Past it the strings are longer than any "
+        "the model copied while it learned: Kazemnejad et al. (2023) ask the same of their models."
+    ).format(n=(trained - 1) // 2)
     what = _("accuracy") if accuracy else _("loss (nats per letter)")
     return FigureResult(common.finish(fig, title, what), data, (note,))
