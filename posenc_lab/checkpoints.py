@@ -72,11 +72,18 @@ def save(checkpoint: Checkpoint, path: str | os.PathLike) -> Path:
             torch.save(data, file)
             file.flush()
             os.fsync(file.fileno())
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp's file is private (0600); a checkpoint is not
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
     return path
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def load(path: str | os.PathLike, device: str | torch.device = "cpu") -> Checkpoint:

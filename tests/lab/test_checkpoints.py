@@ -3,6 +3,9 @@ and a missing, damaged or foreign file is one clear error naming the file."""
 
 from __future__ import annotations
 
+import os
+import stat
+
 import pytest
 import torch
 
@@ -30,6 +33,15 @@ def test_a_checkpoint_round_trips(tmp_path):
         assert torch.allclose(loaded.model(tokens), expected, atol=1e-5)
     assert not loaded.model.training
     assert [p.name for p in tmp_path.joinpath("deep").iterdir()] == ["t5-lm.pt"]
+
+
+def test_a_checkpoint_is_as_readable_as_any_file_the_user_writes(tmp_path):
+    mask = os.umask(0o022)
+    try:
+        path = checkpoints.save(_checkpoint(), tmp_path / "model.pt")
+    finally:
+        os.umask(mask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644
 
 
 def test_an_interrupted_save_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch):
