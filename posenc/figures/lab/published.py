@@ -49,6 +49,23 @@ def growth(results: Mapping[str, Any], mode: str = "sliding", multiple: int = MU
     return ratios
 
 
+COPY_MULTIPLE = 2  # the copy statement: strings twice the longest trained one
+
+
+def copy_accuracy(results: Mapping[str, Any], multiple: int = COPY_MULTIPLE) -> dict[str, float]:
+    """Each scheme's exact-match copy accuracy on strings ``multiple`` times the longest trained one (schemes with
+    no answer there, a learned table past its rows, are left out); empty without copy results."""
+    if "copy_letters" not in results:
+        return {}
+    length = 2 * multiple * results["copy_letters"] + 1
+    found = {}
+    for scheme in SCHEME_ORDER:
+        row = next((row for row in results["copy"].get(scheme, []) if row["length"] == length), None)
+        if row is not None and row.get("accuracy") is not None:
+            found[scheme] = row["accuracy"]
+    return found
+
+
 def ours(results: Mapping[str, Any], mode: str = "sliding") -> list[str]:
     """What the shipped numbers say, in the same terms, and where they differ from the papers' ordering."""
     ratios = growth(results, mode)
@@ -75,8 +92,18 @@ def ours(results: Mapping[str, Any], mode: str = "sliding") -> list[str]:
     if none:
         lines.append(_("{names}: no loss at {m}L (no row past L).").format(names=names(none), m=MULTIPLE))
     disagree = []
-    if "nope" in broke:
-        disagree.append(_("NoPE breaks here, where Kazemnejad et al. found it among the best"))
+    copied = copy_accuracy(results)
+    if copied:
+        ranked_copy = sorted(copied, key=lambda s: -copied[s])
+        lines.append(
+            _("Copy, trained on strings of up to {n} letters and asked for {m}: {order}.").format(
+                n=results["copy_letters"],
+                m=COPY_MULTIPLE * results["copy_letters"],
+                order=", ".join(f"{scheme_name(s)} {copied[s]:.0%}" for s in ranked_copy),
+            )
+        )
+        if "nope" in copied and copied["nope"] < sorted(copied.values())[-2]:
+            disagree.append(_("on our copy task NoPE is not among the best two, where Kazemnejad et al. found it best"))
     if "alibi" in broke:
         disagree.append(_("ALiBi does not stay flat here, as it does in Press et al."))
     if "sinusoidal" in held:
