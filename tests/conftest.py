@@ -11,6 +11,11 @@ import torch
 
 import bench.app_test  # noqa: F401  (its patches apply to every AppTest)
 
+# Several pytest workers share the machine's cores (pytest -n auto): torch's own threads on top of them only wait on
+# each other (a tiny model's evaluation ran 50 times slower with two threads per worker on a busy 2-core machine).
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    torch.set_num_threads(1)
+
 # Apps the tests start do not warm their figure cache (ui.warmup) unless a test asks: it would compete with them.
 os.environ.setdefault("POSENC_WARMUP", "off")
 
