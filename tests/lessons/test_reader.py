@@ -16,9 +16,10 @@ LESSONS = load_lessons()
 
 
 def test_the_shipped_lessons_load_in_their_teaching_order():
-    assert list(LESSONS) == ["absolute", "rotary", "long_context"]
+    assert list(LESSONS) == ["absolute", "rotary", "long_context", "length_lab"]
     assert LESSONS["rotary"].title["en"] == "Relative and rotary positions"
     assert LESSONS["long_context"].title["en"] == "Long context and beyond"
+    assert LESSONS["length_lab"].title["en"] == "Train short, test long"
 
 
 @pytest.mark.parametrize("lesson_id", list(LESSONS))

@@ -1,0 +1,150 @@
+"""The lesson "Train short, test long" (length_lab.toml) says what the Length lab's shipped results show: each
+claim a step makes about the six models is checked here against posenc_lab/shipped/results.json (and, for the
+attention and pair-norm steps, the shipped RoPE and ALiBi checkpoints), so that retrained models telling another
+story fail here instead of leaving the lesson wrong. Skipped while no results are shipped."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from posenc.figures.lab import source
+from posenc.figures.lab.attention import head_attention
+from posenc.lessons.reader import load_lessons
+from posenc_lab import probes
+from posenc_lab.results import load_results
+
+BROKEN = 1.10  # "breaks": a loss more than 10% above the loss at L (the page's own line, figures/lab/published.py)
+LESSON = load_lessons()["length_lab"]
+
+
+@pytest.fixture(scope="module")
+def results() -> dict:
+    path = source.results_path()  # posenc_lab/shipped/results.json: what the page draws
+    if not path.exists():
+        pytest.skip(f"no shipped lab results ({path})")
+    return load_results(path)
+
+
+def _step(figure: str):
+    (step,) = [step for step in LESSON.steps if step.figure == figure]
+    return step
+
+
+def _row(rows: list[dict], results: dict, multiple: float) -> dict:
+    (row,) = [row for row in rows if row["length"] == round(results["train_length"] * multiple)]
+    return row
+
+
+def _loss(results: dict, scheme: str, multiple: float, mode: str = "sliding") -> float | None:
+    return _row(results["lm"][mode][scheme], results, multiple).get("loss")
+
+
+def _ratio(results: dict, scheme: str, multiple: float, mode: str = "sliding") -> float:
+    return _loss(results, scheme, multiple, mode) / _loss(results, scheme, 1, mode)
+
+
+def test_the_scheme_the_lesson_says_survives_4l_has_the_flattest_loss(results):
+    step = _step("lab-lengths")
+    answer = step.predict.choices[step.predict.correct]["en"]
+    ratios = {scheme: _ratio(results, scheme, 4) for scheme in results["lm"]["sliding"] if scheme != "learned"}
+    assert min(ratios, key=ratios.get) == answer.lower() == "alibi", ratios
+    assert _ratio(results, "alibi", 4) <= 1.06 and _ratio(results, "alibi", 8) <= 1.15  # "a few percent", "a tenth"
+
+
+def test_where_each_scheme_breaks_is_where_the_lesson_says(results):
+    assert _ratio(results, "sinusoidal", 1.5) > 2  # "breaks right past L"
+    assert _ratio(results, "t5", 1.5) > BROKEN  # "the T5 bias by 1.5L"
+    assert _ratio(results, "rope", 1.5) <= BROKEN < _ratio(results, "rope", 2)  # "holds to about 96", "RoPE by 2L"
+    nope = [_loss(results, "nope", m) for m in (1, 1.5, 2, 3, 4, 6, 8)]  # "climbs gradually"
+    assert nope == sorted(nope) and max(np.diff(nope)) < 0.5 and nope[-1] > 2 * nope[0]
+    others = [_loss(results, scheme, 1) for scheme in results["lm"]["sliding"] if scheme != "nope"]
+    assert nope[0] > max(others)  # "already the worst at L"
+    assert _ratio(results, "t5", 1.5) > _ratio(results, "rope", 1.5)  # the last step: "T5 starts to climb before RoPE"
+
+
+def test_the_learned_table_has_no_row_past_l(results):
+    for row in results["lm"]["sliding"]["learned"]:
+        past = row["length"] > results["train_length"]
+        assert (row.get("loss") is None) == past and bool(row.get("past_table")) == past, row
+
+
+def test_the_loss_along_one_sequence_breaks_where_the_lesson_says(results):
+    loss = {scheme: np.asarray(values) for scheme, values in results["positions"]["loss"].items() if values}
+    L = results["train_length"]
+    before = {scheme: values[16:L].mean() for scheme, values in loss.items()}
+    assert loss["sinusoidal"][L : L + 16].mean() > 3 * before["sinusoidal"]  # "jumps right at 64"
+    assert loss["rope"][L:96].mean() < 1.2 * before["rope"] < loss["rope"][96:128].mean()  # "holds to about 96"
+    assert loss["alibi"][L:].mean() < 1.2 * before["alibi"]  # "stays low throughout"
+
+
+def test_non_overlapping_chunks_flatter_the_schemes_that_break_and_alibi_falls_only_there(results):
+    assert round(_loss(results, "rope", 8, "nonoverlapping"), 1) == 2.6  # the answer's numbers
+    assert round(_loss(results, "rope", 8, "sliding"), 1) == 3.6
+    assert _loss(results, "sinusoidal", 8, "nonoverlapping") < _loss(results, "sinusoidal", 8, "sliding")
+    assert _ratio(results, "alibi", 8, "nonoverlapping") < 1 < _ratio(results, "alibi", 8, "sliding")  # the note
+
+
+def test_the_rope_head_spreads_past_l_and_the_alibi_head_keeps_its_band(results):
+    step = _step("lab-attention")
+    layer, head, L = step.params["lab_layer"], step.params["lab_head"], results["train_length"]
+    assert step.params["lab_scheme"] == "rope" and step.predict.then == {"lab_scheme": "alibi"}
+    distance = np.subtract.outer(np.arange(4 * L), np.arange(4 * L)).clip(0)
+    far = distance > L
+    rope = head_attention("rope", layer, head, 4 * L)
+    assert (rope * distance).sum(1)[L // 2 : L].mean() < 10  # "at L ... a few bytes back"
+    assert (rope * far).sum(1)[2 * L :].mean() > 0.3  # "much of its weight goes to bytes more than L away"
+    alibi = head_attention("alibi", layer, head, 4 * L)
+    assert (alibi * far).sum(1)[2 * L :].mean() < 0.01  # the band continues
+    bias = source.checkpoint("alibi").model.scheme.attention_bias(torch.arange(2))  # (heads, 2, 2)
+    assert int(torch.argmin(bias[:, 1, 0])) == head  # "this head has the steepest slope"
+
+
+def test_the_rope_model_leans_on_its_fast_pairs_and_pair_3(results):
+    step = _step("lab-pair-norms")
+    model = source.checkpoint("rope").model
+    query, key = (part.numpy() for part in probes.pair_norms(model, probes.window(results["train_length"]), 0))
+    assert step.params["lab_layer"] == 0 and query.shape[1] == 8
+    assert 0.25 < query[:, 4:].sum() / query.sum() < 0.42  # "only about a third on the slower half"
+    assert query[:, 3].mean() > 1.5 * query[:, 4:].mean() and key[:, 3].mean() > 1.5 * key[:, 4:].mean()
+
+
+def _scaled(results: dict, kind: str, multiple: float) -> float:
+    return _row(results["scaling"]["rows"][kind], results, multiple)["loss"]
+
+
+def test_position_interpolation_does_what_the_lesson_predicts(results):
+    step = _step("lab-scaling")
+    assert results["scaling"]["factor"] == step.params["factor"] == 4.0
+    assert results["scaling"]["mode"] == step.params["lab_mode"]
+    assert step.predict.choices[step.predict.correct]["en"].startswith("Higher than no scaling at every length")
+    for row in results["scaling"]["rows"]["linear"]:
+        multiple = row["length"] / results["train_length"]
+        assert row["loss"] > _scaled(results, "default", multiple), row
+        assert row["loss"] > 10 * _scaled(results, "default", 1), row  # "over ten times ... at L"
+
+
+def test_the_scaling_methods_rank_as_the_answer_says(results):
+    at = {m: {kind: _scaled(results, kind, m) for kind in results["scaling"]["rows"]} for m in (1, 4, 6, 8)}
+    assert set(sorted(at[4], key=at[4].get)[:2]) == {"ntk", "longrope"}, at[4]
+    for kind in ("ntk", "longrope"):
+        assert at[4][kind] > BROKEN * at[1]["default"]  # "neither comes back to the loss at L"
+        assert at[6][kind] > 2 * at[4][kind]  # "past 4L both break again"
+    assert min(at[8], key=at[8].get) == "yarn" and at[1]["yarn"] > BROKEN * at[1]["default"]
+
+
+def test_no_model_copies_past_its_training_strings_and_only_rope_and_sinusoidal_learned_to_copy(results):
+    step = _step("lab-copy")
+    assert step.predict.choices[step.predict.correct]["en"] == "None of them"
+    longest = results["copy_letters"]
+    for scheme, rows in results["copy"].items():
+        for row in rows:
+            if row["letters"] > longest:
+                assert not row.get("accuracy"), (scheme, row)
+        shortest = min(rows, key=lambda row: row["letters"])
+        assert shortest["letters"] == 10
+        assert (shortest["accuracy"] > 0.9) == (scheme in ("rope", "sinusoidal")), (scheme, shortest)
+    (rope_20,) = [row for row in results["copy"]["rope"] if row["letters"] == longest == 20]
+    assert round(rope_20["accuracy"], 2) == 0.95
+    assert max(row["letters"] for row in results["copy"]["rope"]) == 80
