@@ -29,8 +29,8 @@ register_param(
         choices=MODES,
         choice_labels={"sliding": N_("sliding window"), "nonoverlapping": N_("non-overlapping chunks")},
         help=N_(
-            "Sliding window: every scored token sees a long context (windows overlap by three quarters and only "
-            "their last quarter is scored). Non-overlapping: the text is cut into chunks and every token is "
+            "Sliding window: every scored token sees a long context (windows overlap by half and only their last "
+            "half is scored). Non-overlapping: the text is cut into chunks and every token is "
             "scored, so early tokens of a chunk see little context. Press et al. (2022, appendix B) show that "
             "this choice changes which scheme looks better at long lengths."
         ),
