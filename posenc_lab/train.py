@@ -29,7 +29,7 @@ TASKS = ("lm", "copy")
 TRAIN_SEED = 1  # the training text's seed (the evaluation text has its own: posenc_lab.data.EVAL_SEED)
 TRAIN_BYTES = 1 << 20
 IGNORE = -100  # a target the loss skips (cross_entropy's ignore_index)
-DEFAULT_STEPS = {"lm": 400, "copy": 1500}  # the shipped checkpoints' steps per task
+DEFAULT_STEPS = {"lm": 1000, "copy": 6000}  # the shipped checkpoints' steps per task
 COPY_LETTERS = 20  # the longest training string of the copy task (its example is 2n + 1 = 41 tokens, within L)
 
 

@@ -89,6 +89,14 @@ def test_the_wheel_adds_only_posenc_posenc_core_and_posenc_lab_to_site_packages(
     assert all(path.startswith(str(installed.venv)) for path in where.stdout.split())
 
 
+def test_the_installed_lab_evaluates_its_shipped_checkpoint(installed):
+    evaluated = installed.run("posenc", "lab", "eval", "--scheme", "alibi", "--lengths", "64,256", "--json")
+    assert evaluated.returncode == 0, evaluated.stderr
+    report = json.loads(evaluated.stdout)
+    assert report["scheme"] == "alibi" and [row["length"] for row in report["results"]] == [64, 256]
+    assert all(row["loss"] > 0 for row in report["results"])
+
+
 def test_posenc_help_and_version(installed):
     shown = installed.run("posenc", "--help")
     assert shown.returncode == 0 and "posenc app" in shown.stdout and "posenc config" in shown.stdout
