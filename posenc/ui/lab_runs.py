@@ -139,15 +139,16 @@ def work(scheme: str, task: str, steps: int, seed: int, messages) -> None:
         torch.set_num_threads(CHILD_THREADS)
         from posenc_lab import results
         from posenc_lab.evaluate import MODES
-        from posenc_lab.train import TrainSettings, train_checkpoint
+        from posenc_lab.train import COPY_LETTERS, TrainSettings, train_checkpoint
 
         settings = TrainSettings(task=task, steps=steps, seed=seed)
         report = lambda step, total, loss: messages.put(("step", step, total, float(loss)))  # noqa: E731
         checkpoint = train_checkpoint(scheme, settings, device="auto", on_step=report)
-        lengths = results.lengths_for(checkpoint.config.max_len)
         if task == "copy":
-            rows = {"copy": results.rows(checkpoint, "copy", lengths)}
+            letters = min(COPY_LETTERS, (checkpoint.config.max_len - 1) // 2)
+            rows = {"copy": results.rows(checkpoint, "copy", results.copy_lengths_for(letters))}
         else:
+            lengths = results.lengths_for(checkpoint.config.max_len)
             rows = {mode: results.rows(checkpoint, "lm", lengths, mode) for mode in MODES}
         messages.put(("done", rows))
     except Exception as error:  # the page shows the message; the server goes on

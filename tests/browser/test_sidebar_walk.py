@@ -10,6 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from posenc.drawing.params import PARAMS
+from posenc.ui.navigation import PAGES
 from tests.browser.helpers import exceptions_on_page, runs, wait_until_drawn
 from tests.pages.test_navigation import NAMED, PASTED
 from tests.pages.test_navigation import opened_with as opened_in_apptest
@@ -51,7 +52,7 @@ def test_clicking_down_the_sidebar_keeps_every_page_right(app_url, tab, code):
         _paste_config(tab)
     links = tab.locator("[data-testid='stSidebarNav'] a")
     paths = [urlsplit(links.nth(i).get_attribute("href")).path.strip("/") for i in range(links.count())]
-    assert len(paths) == 13, paths
+    assert len(paths) == len(PAGES), paths
     apptest_query = {"lang": code, **(NAMED if code == "ko" else PASTED if code == "zh-CN" else {})}
     held: dict[str, str] = _controls_in_link(tab.url)
     for path in paths:

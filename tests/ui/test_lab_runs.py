@@ -4,6 +4,9 @@ the process. Every wait is on the run's state (its messages), with a bound, neve
 
 from __future__ import annotations
 
+import sys
+import types
+
 import pytest
 
 from posenc.ui import lab_runs
@@ -13,7 +16,11 @@ BOUND = 300  # seconds: a spawned interpreter importing torch on a busy machine,
 
 @pytest.fixture(autouse=True)
 def no_runs_left(monkeypatch):
+    """No runs from another test, and the worker's own ``__main__``: a spawned process re-runs the parent's main
+    script, and in a pytest worker an earlier AppTest may have left its temporary page script there (a server's
+    main is Streamlit's, which runs nothing when imported)."""
     monkeypatch.setattr(lab_runs, "RUNS", {})
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
     yield
     for run in lab_runs.RUNS.values():
         run.cancel()
@@ -27,7 +34,7 @@ def test_a_short_run_reports_its_steps_and_rows_and_the_limit_refuses_another():
     run.wait(BOUND)
     assert run.state == "done", run.error
     assert run.step == 3 and run.loss is not None and run.label == "alibi (seed 7)"
-    assert [row["length"] for row in run.rows["copy"]] == [32, 64, 96, 128, 192, 256, 384, 512]
+    assert [row["letters"] for row in run.rows["copy"]] == [10, 20, 30, 40, 60, 80]  # trained up to 20
     assert lab_runs.active_count() == 0 and not run.process.is_alive()
 
 

@@ -56,11 +56,16 @@ def lengths_code(values: Mapping[str, Any]) -> Snippet:
     return Snippet(source_text, expect("lab-lengths", values))
 
 
+COPY_LETTERS = '{"letters": (np.array(results["copy_lengths"], dtype=float) - 1) // 2}'  # strings of n letters
+
+
 @register_code("lab-copy")
 def copy_code(values: Mapping[str, Any]) -> Snippet:
     if not source.available():
         return nothing("lab-copy", values)
-    source_text = code_block(_load(), _rows_to_arrays('results["copy"]', values["lab_copy_metric"]), imports=IMPORTS)
+    rows = _rows_to_arrays('results["copy"]', values["lab_copy_metric"])
+    rows = rows.replace('{"length": np.array(results["lengths"], dtype=float)}', COPY_LETTERS)
+    source_text = code_block(_load(), rows, imports=IMPORTS)
     return Snippet(source_text, expect("lab-copy", values))
 
 

@@ -16,7 +16,7 @@ from posenc.i18n import N_, _
 
 SCHEME_COLORS = dict(zip(SCHEME_ORDER, COLORWAY, strict=False))
 SCHEME_NAMES = {  # English, shown translated (the names NoPE, ALiBi and RoPE stay as they are)
-    "nope": "NoPE",
+    "nope": N_("NoPE"),
     "sinusoidal": N_("sinusoidal"),
     "learned": N_("learned"),
     "t5": N_("T5 bias"),

@@ -25,11 +25,11 @@ TITLE = N_("The RoPE model under each scaling method")
 METHOD_NAMES = {
     "default": N_("no scaling"),
     "linear": N_("linear (PI)"),
-    "ntk": "NTK",
+    "ntk": N_("NTK"),
     "dynamic": N_("dynamic NTK"),
-    "yarn": "YaRN",
-    "longrope": "LongRoPE",
-    "llama3": "Llama 3",
+    "yarn": N_("YaRN"),
+    "longrope": N_("LongRoPE"),
+    "llama3": N_("Llama 3"),
 }
 
 
