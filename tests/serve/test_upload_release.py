@@ -17,8 +17,10 @@ SESSIONS = 4
 UPLOAD_MB = 30  # each file; its table is 15 MB in float32
 # After release: at most this above the resident size before the uploads. Holding, the server is about 4 x 75 MB
 # above it (each file's bytes twice and its table); the uploaded tables' figures stay in the figure cache and the
-# allocator keeps some freed pages (CI once read 66 MB over), so the bound tells "released" from "held", no finer.
-RSS_SLACK_MIB = 120
+# allocator keeps some freed pages, so the bound tells "released" from "held", no finer. Measured on the 2-core
+# machine (2026-11-27, eight runs, before and after the length lab): 73 to 156 MiB over, so the old bound of 120
+# failed about one run in three; the exact check is the server's own count, (0, 0) above.
+RSS_SLACK_MIB = 200
 
 
 async def _upload_then_close(url: str) -> dict:
