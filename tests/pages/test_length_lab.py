@@ -4,6 +4,8 @@ full, and a finished run of the session joins the loss figure as a dashed curve.
 
 from __future__ import annotations
 
+import queue
+
 import pytest
 
 from posenc.figures.lab import source
@@ -70,3 +72,49 @@ def test_a_finished_run_joins_the_loss_figure_as_a_dashed_curve(monkeypatch):
     assert traces[-1]["name"] == "your RoPE (seed 3)" and traces[-1]["line"]["dash"] == "dash"
     assert len(traces) == 7
     assert "RoPE (seed 3) trained" in "\n".join(block.value for block in at.success)
+
+
+def _session_with(run: lab_runs.Run, monkeypatch):
+    monkeypatch.setitem(lab_runs.RUNS, run.id, run)
+    at = open_page("length_lab", section="Copy task")
+    at.session_state[lab_training.RUN] = run.id
+    return at.run()
+
+
+def test_a_running_run_shows_its_progress_and_cancel_ends_it(monkeypatch):
+    run = lab_runs.Run(10_002, "alibi", "copy", 50, 1, step=10, loss=1.25, messages=queue.Queue())
+    at = _session_with(run, monkeypatch)
+    assert not at.exception
+    bar = at.get("progress")[0]
+    assert "step 10 of 50, loss 1.250" in bar.proto.text and bar.proto.value == 20
+    assert _train_button(at).disabled  # one run per session: Train waits for this one
+    next(button for button in at.button if button.label == "Cancel").click().run()
+    assert run.state == "cancelled" and "Training cancelled." in "\n".join(block.value for block in at.info)
+
+
+def test_a_run_past_its_last_step_says_it_is_evaluating_and_a_failed_run_says_why(monkeypatch):
+    run = lab_runs.Run(10_003, "rope", "lm", 50, 2, step=50, loss=0.5, messages=queue.Queue())
+    at = _session_with(run, monkeypatch)
+    assert "Evaluating your RoPE (seed 2)" in at.get("progress")[0].proto.text
+    failed = lab_runs.Run(10_004, "rope", "lm", 50, 2, state="failed", error="RuntimeError: out of memory")
+    at = _session_with(failed, monkeypatch)
+    assert "Training failed: RuntimeError: out of memory" in warning_text(at)
+
+
+def test_train_starts_a_run_for_the_session_and_a_refused_setting_is_a_message(monkeypatch):
+    started = lab_runs.Run(10_005, "nope", "lm", 50, 0, state="done", rows={})
+
+    def start(scheme, task, steps, seed):
+        if seed == 13:
+            raise ValueError("seed must be lucky")
+        return started
+
+    monkeypatch.setattr(lab_runs, "start", start)
+    monkeypatch.setitem(lab_runs.RUNS, started.id, started)
+    at = open_page("length_lab", section="Copy task")
+    at.number_input(key="lab_train_seed").set_value(13)
+    _train_button(at).click().run()
+    assert "seed must be lucky" in warning_text(at) and lab_training.RUN not in at.session_state
+    at.number_input(key="lab_train_seed").set_value(0)
+    _train_button(at).click().run()
+    assert at.session_state[lab_training.RUN] == started.id and not at.exception

@@ -4,6 +4,7 @@ the process. Every wait is on the run's state (its messages), with a bound, neve
 
 from __future__ import annotations
 
+import queue
 import sys
 import types
 
@@ -54,3 +55,14 @@ def test_bad_arguments_are_refused_before_a_process_starts():
     with pytest.raises(ValueError, match="task must be one of"):
         lab_runs.start("rope", "poetry", 5, 0)
     assert lab_runs.RUNS == {}
+
+
+def test_the_runs_work_reports_every_step_then_its_rows_and_an_error_as_a_message():
+    """What the spawned process runs, called here: the messages the page reads, in order."""
+    messages = queue.Queue()
+    lab_runs.work("alibi", "lm", 2, 0, messages)
+    sent = [messages.get_nowait() for _ in range(messages.qsize())]
+    assert [kind for kind, *_ in sent] == ["step", "step", "done"]
+    assert sent[1][1:3] == (2, 2) and set(sent[-1][1]) == {"sliding", "nonoverlapping"}
+    lab_runs.work("alibi", "sort", 2, 0, messages)
+    assert messages.get_nowait() == ("error", "ValueError: task must be one of lm, copy (got 'sort')")
