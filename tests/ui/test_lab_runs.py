@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import queue
 import sys
+import threading
 import types
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -66,3 +68,30 @@ def test_the_runs_work_reports_every_step_then_its_rows_and_an_error_as_a_messag
     assert sent[1][1:3] == (2, 2) and set(sent[-1][1]) == {"sliding", "nonoverlapping"}
     lab_runs.work("alibi", "sort", 2, 0, messages)
     assert messages.get_nowait() == ("error", "ValueError: task must be one of lm, copy (got 'sort')")
+
+
+def test_a_class_pressing_train_at_once_starts_the_limit_and_hears_busy_while_pages_keep_drawing():
+    """Fifty readers press Train in the same instant: the server starts MAX_RUNS runs and tells everyone else it is
+    busy, at once and in words; while those runs train, a page still opens and draws."""
+    from tests.pages.conftest import assert_healthy, open_page
+
+    barrier = threading.Barrier(50)
+
+    def press(seed: int):
+        barrier.wait()
+        try:
+            return lab_runs.start("alibi", "lm", lab_runs.MAX_STEPS, seed)
+        except lab_runs.Busy as busy:
+            return str(busy)
+
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        answers = list(pool.map(press, range(50)))
+    started = [answer for answer in answers if isinstance(answer, lab_runs.Run)]
+    assert len(started) == lab_runs.MAX_RUNS and lab_runs.active_count() == lab_runs.MAX_RUNS
+    refused = [answer for answer in answers if isinstance(answer, str)]
+    assert len(refused) == 50 - lab_runs.MAX_RUNS
+    assert set(refused) == {f"busy: {lab_runs.MAX_RUNS} runs in progress, try again shortly"}
+    assert_healthy(open_page("alibi"))  # the page a learner opens meanwhile draws
+    for run in started:
+        run.cancel()
+    assert lab_runs.active_count() == 0
