@@ -16,7 +16,8 @@ def _lab(*, make_lab_s=600.0, sliding_s=0.5, gpu=None) -> dict:
     row = {"steps_per_s": 4.0, "cpu_s_per_step": 0.2, "fastest_step_s": 0.1, "default_steps": 400}
     row |= {"seconds_extrapolated": 100.0, "cpu_seconds_extrapolated": 80.0}
     training = [{"scheme": scheme, "task": task, **row} for task in ("lm", "copy") for scheme in SCHEMES]
-    evaluation = {"scheme": "rope", "lengths": [32, 64], "sliding_s": sliding_s, "nonoverlapping_s": 0.2}
+    evaluation = {"scheme": "rope", "lengths": [32, 64], "copy_lengths": [21, 41, 61], "sliding_s": sliding_s}
+    evaluation |= {"nonoverlapping_s": 0.2}
     evaluation |= {"copy_s": 0.1, "sliding_cpu_s": 0.4, "nonoverlapping_cpu_s": 0.2, "copy_cpu_s": 0.1}
     return {
         "device": "cuda" if gpu else "cpu",
@@ -48,6 +49,7 @@ def test_a_report_within_the_targets_is_marked_met_and_says_extrapolated():
     assert "= **10.0 min** (target <= 20 min) ✅" in text and "= **8.0 min** (target <= 20 min) ✅" in text
     assert "| rope | copy | 4.0 | 0.2 | 0.1 | 400 | 100.0 | 80.0 |" in text
     assert "fastest step (the least disturbed by other work): 8.0 min for the 12 checkpoints" in text
+    assert "at the 2 lengths 32, 64 (lm, sliding)" in text and "at the 3 lengths 21, 41, 61 (copy task)" in text
 
 
 @pytest.mark.parametrize(
