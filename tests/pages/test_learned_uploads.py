@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import time
 
 import numpy as np
 import pytest
@@ -103,7 +104,10 @@ def test_a_sessions_table_is_freed_when_the_session_ends():
     content = hashlib.sha256(data).hexdigest()
     assert content in sources._shared  # held while the session lives (and shared with any session uploading it)
     del at
-    gc.collect()
+    deadline = time.monotonic() + 30  # the session's script thread may still be finishing: wait on the table itself
+    while content in sources._shared and time.monotonic() < deadline:
+        gc.collect()
+        time.sleep(0.05)
     assert content not in sources._shared
 
 
