@@ -73,8 +73,7 @@ class Attention(nn.Module):
         bias = self.scheme[0].attention_bias(positions)
         if bias is None:
             return None
-        causal = torch.ones(bias.shape[-1], bias.shape[-1], dtype=torch.bool, device=bias.device).triu(1)
-        return bias.masked_fill(causal, float("-inf"))
+        return bias.masked_fill(_above_diagonal(bias.shape[-1], bias.device), float("-inf"))
 
     def logits(self, x: torch.Tensor, positions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(logits before the softmax (B, H, T, T), with -inf where j > i; values (B, H, T, head_dim)), written out:
@@ -83,11 +82,8 @@ class Attention(nn.Module):
         logits = (q @ k.transpose(-2, -1)) * attention_scale(self.config.head_dim)  # (B, H, T, T)
         mask = self.mask(positions)
         if mask is None:
-            length = x.shape[1]
-            mask = torch.zeros(length, length, device=x.device).masked_fill(
-                torch.ones(length, length, dtype=torch.bool, device=x.device).triu(1), float("-inf")
-            )
-        return logits + mask, v
+            mask = torch.zeros(x.shape[1], x.shape[1], device=x.device)
+        return logits.masked_fill(_above_diagonal(x.shape[1], x.device), float("-inf")) + mask, v
 
     def forward(self, x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
         """softmax(q·k/√head_dim + mask)·v through PyTorch's fused attention (the same numbers as :meth:`logits`
@@ -99,6 +95,11 @@ class Attention(nn.Module):
         else:
             mixed = F.scaled_dot_product_attention(q, k, v, attn_mask=mask.to(q.dtype))
         return self.out(mixed.transpose(1, 2).reshape(x.shape))
+
+
+def _above_diagonal(length: int, device: torch.device) -> torch.Tensor:
+    """(T, T) True where j > i: the keys a causal query may not see."""
+    return torch.ones(length, length, dtype=torch.bool, device=device).triu(1)
 
 
 class Block(nn.Module):

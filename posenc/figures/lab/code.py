@@ -39,9 +39,9 @@ def _checkpoint(scheme: str) -> str:
     )
 
 
-def _rows_to_arrays(rows: str, key: str) -> str:
+def _rows_to_arrays(rows: str, key: str, x: str = '"length": np.array(results["lengths"], dtype=float)') -> str:
     return f"""
-        result = {{"length": np.array(results["lengths"], dtype=float)}}
+        result = {{{x}}}
         for scheme, rows in {rows}.items():  # a row per length; None where a learned table has no row
             result[scheme] = np.array([np.nan if row["{key}"] is None else row["{key}"] for row in rows])
         """
@@ -56,15 +56,14 @@ def lengths_code(values: Mapping[str, Any]) -> Snippet:
     return Snippet(source_text, expect("lab-lengths", values))
 
 
-COPY_LETTERS = '{"letters": (np.array(results["copy_lengths"], dtype=float) - 1) // 2}'  # strings of n letters
+COPY_LETTERS = '"letters": (np.array(results["copy_lengths"], dtype=float) - 1) // 2'  # strings of n letters
 
 
 @register_code("lab-copy")
 def copy_code(values: Mapping[str, Any]) -> Snippet:
     if not source.available():
         return nothing("lab-copy", values)
-    rows = _rows_to_arrays('results["copy"]', values["lab_copy_metric"])
-    rows = rows.replace('{"length": np.array(results["lengths"], dtype=float)}', COPY_LETTERS)
+    rows = _rows_to_arrays('results["copy"]', values["lab_copy_metric"], COPY_LETTERS)
     source_text = code_block(_load(), rows, imports=IMPORTS)
     return Snippet(source_text, expect("lab-copy", values))
 
