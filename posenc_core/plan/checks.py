@@ -1,0 +1,225 @@
+"""The traps of a context extension, each a check with a reason and a fix.
+
+:data:`CHECKS` is a registry of same-signature functions ``(plan) -> list[Finding]``. A finding names its check
+(``code``), its severity (``warning``: the settings will not do what is asked; ``note``: they will, with a
+caveat) and the values its sentences need; :data:`TEXTS` holds each code's reason and fix as English templates
+(the app shows them translated, with the same placeholders). Traps seen in real trackers: transformers before
+4.56 replaced an explicit YaRN factor by max_position_embeddings / original_max_position_embeddings (issue
+#38224, PR #40320); DeepSeek-V3's max_position_embeddings is 40 × 4096 = 163840, the extended length, not the
+pre-training one; a runtime's max model length must fit within factor × original; GPT-J pairs channels
+(2i, 2i+1) where GPT-NeoX rotates halves; Pythia and GPT-NeoX rotate a quarter of each head; Qwen2-VL's M-RoPE
+splits the pairs into time, height and width sections.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from posenc_core.plan.paste import IMPLEMENTED, RUNTIMES
+
+if TYPE_CHECKING:
+    from posenc_core.plan.plan import Plan
+
+SEVERITIES = ("warning", "note")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One check's result: its code, severity and the values its reason and fix are written with."""
+
+    code: str
+    severity: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def reason(self) -> str:
+        return TEXTS[self.code][0].format(**self.values)
+
+    @property
+    def fix(self) -> str:
+        return TEXTS[self.code][1].format(**self.values)
+
+
+TEXTS: dict[str, tuple[str, str]] = {
+    "factor_too_small": (
+        "factor × original = {factor:g} × {original:,} = {reach:,} tokens, below the target {target:,}",
+        "use a factor of at least {needed:g} (target / original)",
+    ),
+    "factor_below_one": (
+        "the factor {factor:g} is below 1: it shortens the context instead of extending it",
+        "use a factor above 1 (target / original = {needed:g})",
+    ),
+    "original_missing": (
+        "the model's config has no original_max_position_embeddings: the plan took L = {original:,} from {source}",
+        "if the model was pre-trained on another length, give it (--original N, or the Original length control)",
+    ),
+    "original_contradicts": (
+        "the model's own config sets max_position_embeddings {max_positions:,} while its YaRN block reaches factor × "
+        "original = {reach:,}; transformers before 4.56 used their ratio {ratio:g} in place of the factor",
+        "write max_position_embeddings = factor × original_max_position_embeddings, as the plan's config does",
+    ),
+    "base_below_bound": (
+        "with these settings B(m) = Σ cos(m·θ'ᵢ) falls to {lowest:.3g} at distance {m:,} < {target:,}: attention "
+        "can no longer favour similar tokens there (Men et al. 2024; the smallest plain base for the target is "
+        "{smallest})",
+        "raise rope_theta to at least {smallest} and fine-tune (method base), or use a method whose B stays >= 0",
+    ),
+    "partial_rotary": (
+        "only {rotary_dim} of each head's {head_dim} channels rotate (partial_rotary_factor {fraction:g}): the "
+        "other channels carry no position at any length",
+        "nothing to set: every formula here uses the rotary dim {rotary_dim}; a runtime reads it from the config",
+    ),
+    "pairing_layout": (
+        "this model pairs channels (2i, 2i+1) (GPT-J style), not the halves (i, i + d/2) of GPT-NeoX and Llama",
+        "keep the runtime's own layout for this architecture; a scaling block changes the frequencies, not the "
+        "pairing, and a weight conversion must not mix the two",
+    ),
+    "mrope_yarn": (
+        "M-RoPE splits the {pairs} pairs into time, height and width sections {sections}; YaRN's ramp runs over the "
+        "pair index, so it treats the three sections unevenly (Qwen advises against it for image and video inputs)",
+        "keep mrope_section in the block (the plan does) and check image and video tasks after the change",
+    ),
+    "runtime_missing": (
+        "{runtime} does not implement {method}",
+        "choose {alternatives}, or another runtime",
+    ),
+    "runtime_conversion": (
+        "{runtime} reads {method}'s per-pair factors from the GGUF file, written when the model is converted",
+        "convert the model again from a config.json with the plan's keys, then run with -c {target}",
+    ),
+    "dynamic_fixed": (
+        "vLLM and SGLang compute dynamic NTK once, at factor × original = {reach:,}; transformers grows the base "
+        "with each sequence",
+        "expect the served model to match transformers only at the full length",
+    ),
+    "replaces_scaling": (
+        "the model was trained with its own {own} scaling (factor {own_factor:g}); {method} replaces it, so its long "
+        "context runs on frequencies it was not trained on",
+        "prefer {own} with the factor {needed:g}, or fine-tune after the change",
+    ),
+    "already_reaches": (
+        "the model already reaches {context:,} tokens, at or past the target {target:,}",
+        "nothing to extend: its own settings serve the target",
+    ),
+}
+"""Each check's reason and fix, English templates over its finding's values."""
+
+
+def _own_factor(plan: Plan) -> float | None:
+    return (plan.model.rope_scaling or {}).get("factor")
+
+
+def check_factor(plan: Plan) -> list[Finding]:
+    values = {"factor": plan.factor, "original": plan.original, "target": plan.target, "needed": plan.needed_factor}
+    if plan.factor < 1:
+        return [Finding("factor_below_one", "warning", values)]
+    reach = int(plan.factor * plan.original)
+    if reach < plan.target and plan.method != "base":
+        return [Finding("factor_too_small", "warning", {**values, "reach": reach})]
+    return []
+
+
+def check_original(plan: Plan) -> list[Finding]:
+    scaling, model = plan.model.rope_scaling or {}, plan.model
+    found = []
+    missing = not scaling.get("original_max_position_embeddings")
+    if scaling.get("rope_type") not in (None, "default") and plan.original_source != "given" and missing:
+        values = {"original": plan.original, "source": plan.original_source}
+        found.append(Finding("original_missing", "note", values))
+    if scaling.get("rope_type") == "yarn" and scaling.get("factor") and scaling.get("original_max_position_embeddings"):
+        reach = int(scaling["factor"] * scaling["original_max_position_embeddings"])
+        if model.max_position_embeddings and model.max_position_embeddings != reach:
+            ratio = model.max_position_embeddings / scaling["original_max_position_embeddings"]
+            found.append(
+                Finding(
+                    "original_contradicts",
+                    "warning",
+                    {"max_positions": model.max_position_embeddings, "reach": reach, "ratio": ratio},
+                )
+            )
+    return found
+
+
+def check_bound(plan: Plan) -> list[Finding]:
+    m, lowest = plan.chosen.lowest_bound
+    if lowest >= 0:
+        return []
+    smallest = "not computed past 4M tokens" if plan.rules["men"] is None else f"{plan.rules['men']:,.0f}"
+    return [
+        Finding("base_below_bound", "warning", {"lowest": lowest, "m": m, "target": plan.target, "smallest": smallest})
+    ]
+
+
+def check_partial(plan: Plan) -> list[Finding]:
+    model = plan.model
+    if model.partial_rotary_factor >= 1:
+        return []
+    values = {"rotary_dim": plan.rotary_dim, "head_dim": model.rope_head_dim, "fraction": model.partial_rotary_factor}
+    return [Finding("partial_rotary", "note", values)]
+
+
+def check_layout(plan: Plan) -> list[Finding]:
+    return [Finding("pairing_layout", "note")] if plan.model.rope_layout == "interleaved" else []
+
+
+def check_mrope(plan: Plan) -> list[Finding]:
+    if plan.model.mrope_section is None or plan.method != "yarn":
+        return []
+    values = {"pairs": plan.rotary_dim // 2, "sections": list(plan.model.mrope_section)}
+    return [Finding("mrope_yarn", "warning", values)]
+
+
+def check_runtimes(plan: Plan) -> list[Finding]:
+    found = []
+    for name in (plan.runtime,) if plan.runtime else tuple(RUNTIMES):
+        runtime = RUNTIMES[name]
+        support = runtime.methods.get(plan.method)
+        if support is None:
+            alternatives = " or ".join(
+                m for m, how in runtime.methods.items() if how == IMPLEMENTED and m in plan.methods
+            )
+            values = {"runtime": runtime.label, "method": plan.method, "alternatives": alternatives}
+            found.append(Finding("runtime_missing", "warning" if plan.runtime else "note", values))
+        elif support != IMPLEMENTED:
+            values = {"runtime": runtime.label, "method": plan.method, "target": plan.target}
+            found.append(Finding("runtime_conversion", "note", values))
+    if plan.method == "dynamic" and plan.runtime in (None, "vllm", "sglang"):
+        found.append(Finding("dynamic_fixed", "note", {"reach": int(plan.factor * plan.original)}))
+    return found
+
+
+def check_replaced(plan: Plan) -> list[Finding]:
+    own = (plan.model.rope_scaling or {}).get("rope_type", "default")
+    if own in ("default", plan.method) or own not in plan.methods:
+        return []
+    values = {"own": own, "own_factor": _own_factor(plan) or 1.0, "method": plan.method, "needed": plan.needed_factor}
+    return [Finding("replaces_scaling", "warning", values)]
+
+
+def check_reach(plan: Plan) -> list[Finding]:
+    context = plan.model.context_length or 0
+    if context >= plan.target:
+        return [Finding("already_reaches", "note", {"context": context, "target": plan.target})]
+    return []
+
+
+CHECKS: dict[str, Callable[[Plan], list[Finding]]] = {
+    "factor": check_factor,
+    "original": check_original,
+    "bound": check_bound,
+    "partial": check_partial,
+    "layout": check_layout,
+    "mrope": check_mrope,
+    "runtimes": check_runtimes,
+    "replaced": check_replaced,
+    "reach": check_reach,
+}
+"""Every check, in the order their findings are shown."""
+
+
+def run_checks(plan: Plan) -> tuple[Finding, ...]:
+    """Every check's findings, warnings first."""
+    found = [finding for check in CHECKS.values() for finding in check(plan)]
+    return tuple(sorted(found, key=lambda finding: SEVERITIES.index(finding.severity)))

@@ -1,0 +1,238 @@
+"""A context-extension plan: from a RoPE model and a target length T to settings to paste, with the reasoning.
+
+:func:`plan_extension` computes, for the model's rotary dim d, base b and pre-training length L:
+
+- per frequency pair i, its wavelength λᵢ = 2π/θᵢ against L and T, and for every method (``methods.PLAN_METHODS``)
+  its new wavelength and the regime the method puts it in: *kept* (θ'ᵢ = θᵢ within 1%), *interpolated* (divided by
+  at least 0.99·s) or *ramped* (between);
+- the base rules (``rules``): NTK-aware, the share rule, dynamic NTK at T, Men et al.'s smallest base, Liu et al.'s;
+  Liu et al.'s critical dimension and the context each method's frequencies reach by it;
+- per method, its attention factor (what ``rope.scaling.inv_freq`` returns) and the lowest B(m) over T;
+- the checks (``checks.CHECKS``) and the blocks to paste (``paste``) for the chosen method.
+
+Every frequency comes from ``posenc_core.rope.scaling.inv_freq`` fed the planned block, the same path a config.json
+takes through ``models.hf_config``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from posenc_core._checks import check_choice, check_float, check_int
+from posenc_core.models.preset_type import ModelPreset
+from posenc_core.plan import rules
+from posenc_core.plan.checks import Finding, run_checks
+from posenc_core.plan.methods import PLAN_METHODS, Settings
+from posenc_core.plan.paste import RUNTIMES, paste_blocks
+from posenc_core.rope.bounds import MAX_BOUND_CONTEXT, min_base_for_context
+from posenc_core.rope.scaling import inv_freq
+
+MAX_TARGET = 2**24
+"""Longest target context a plan takes (16,777,216 tokens: past Llama 4 Scout's 10M)."""
+KEPT, RAMPED, INTERPOLATED = "kept", "ramped", "interpolated"
+REGIMES = (KEPT, RAMPED, INTERPOLATED)
+
+
+@dataclass(frozen=True)
+class MethodPlan:
+    """One method's settings and what they do: frequencies (d/2,), attention factor, lowest B over T, the
+    context its critical pair reaches (Liu et al.'s T_extra for these frequencies)."""
+
+    method: str
+    settings: Settings
+    inv_freq: tuple[float, ...]
+    attention_factor: float
+    lowest_bound: tuple[int, float]  # (m, B(m)) at the lowest B(m) over m < T
+    critical_reach: float | None  # 2π/θ'_c at the critical pair c; None when every pair is past L
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One frequency pair: its index, original wavelength, and per method its new wavelength and regime."""
+
+    index: int
+    wavelength: float
+    wavelengths: dict[str, float]
+    regimes: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything a plan shows; ``chosen`` is the method asked for."""
+
+    model: ModelPreset
+    model_id: str
+    target: int
+    original: int
+    original_source: str  # "given", "original_max_position_embeddings", "max_position_embeddings", ...
+    factor: float
+    method: str
+    runtime: str | None
+    rotary_dim: int
+    base: float
+    methods: dict[str, MethodPlan]
+    rules: dict[str, float | None]
+    critical_dim: int
+    pairs: tuple[Pair, ...]
+    findings: tuple[Finding, ...] = ()
+    paste: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def chosen(self) -> MethodPlan:
+        return self.methods[self.method]
+
+    @property
+    def needed_factor(self) -> float:
+        """T / L, rounded up to four decimals (the factor the plan uses unless another is given)."""
+        return _factor_for(self.original, self.target)
+
+    @property
+    def warnings(self) -> tuple[Finding, ...]:
+        return tuple(finding for finding in self.findings if finding.severity == "warning")
+
+
+def plan_extension(
+    model: ModelPreset,
+    target: int,
+    method: str = "yarn",
+    *,
+    model_id: str | None = None,
+    factor: float | None = None,
+    original: int | None = None,
+    runtime: str | None = None,
+) -> Plan:
+    """The plan that takes ``model`` to ``target`` tokens with ``method`` (a key of ``PLAN_METHODS``).
+
+    ``original`` (L) defaults to the model's original_max_position_embeddings, else its max_position_embeddings
+    (divided by a linear factor: that block holds no original); ``factor`` to T / L. ValueError, naming the
+    argument, for a model without RoPE, a target outside (L, MAX_TARGET], an unknown method or runtime, a factor
+    <= 0, or LongRoPE on a model without its searched lists.
+    """
+    if model.scheme not in ("rope", "mrope"):
+        raise ValueError(f"model {model.name} uses {model.scheme}, not RoPE: there are no RoPE settings to plan")
+    method = check_choice("method", method, PLAN_METHODS)
+    if runtime is not None:
+        runtime = check_choice("runtime", runtime, RUNTIMES)
+    original, source = _original(model, original)
+    target = check_int("target", target, minimum=1, maximum=MAX_TARGET)
+    if target <= original:
+        raise ValueError(f"target must be longer than the original context L = {original:,} (got {target:,})")
+    factor = _factor_for(original, target) if factor is None else check_float("factor", factor, greater_than=0.0)
+    rotary_dim = model.rotary_dim
+    if rotary_dim < 4:
+        raise ValueError(f"the rotary dim of {model.name} is {rotary_dim}: a plan needs at least two pairs")
+    methods = {name: _method_plan(model, name, original, target, factor) for name in _methods_for(model, method)}
+    critical = rules.critical_dim(rotary_dim, model.rope_theta, original)
+    for name, planned in methods.items():
+        reach = None if critical >= rotary_dim else 2 * math.pi / planned.inv_freq[critical // 2]
+        methods[name] = dataclasses.replace(planned, critical_reach=reach)
+    plan = Plan(
+        model=model,
+        model_id=model_id or model.name,
+        target=target,
+        original=original,
+        original_source=source,
+        factor=factor,
+        method=method,
+        runtime=runtime,
+        rotary_dim=rotary_dim,
+        base=model.rope_theta,
+        methods=methods,
+        rules=_base_rules(model, rotary_dim, original, target, critical),
+        critical_dim=critical,
+        pairs=_pairs(model, methods, factor),
+    )
+    return dataclasses.replace(
+        plan,
+        findings=run_checks(plan),
+        paste=paste_blocks(plan.chosen.settings, method, plan.model_id, target),
+    )
+
+
+def _factor_for(original: int, target: int) -> float:
+    return math.ceil(target / original * 10**4) / 10**4
+
+
+def _original(model: ModelPreset, given: int | None) -> tuple[int, str]:
+    if given is not None:
+        return check_int("original", given, minimum=8), "given"
+    scaling = model.rope_scaling or {}
+    if scaling.get("original_max_position_embeddings"):
+        return int(scaling["original_max_position_embeddings"]), "original_max_position_embeddings"
+    if model.max_position_embeddings is None:
+        raise ValueError(f"{model.name} states no context length: give the original length (original)")
+    if scaling.get("rope_type") == "linear" and scaling.get("factor"):
+        length = round(model.max_position_embeddings / scaling["factor"])
+        return length, f"max_position_embeddings / factor = {model.max_position_embeddings:,} / {scaling['factor']:g}"
+    return model.max_position_embeddings, "max_position_embeddings"
+
+
+def _methods_for(model: ModelPreset, method: str) -> list[str]:
+    """Every method the model can be planned with (LongRoPE only with its own lists), the chosen one checked."""
+    scaling = model.rope_scaling or {}
+    has_lists = bool(scaling.get("short_factor") and scaling.get("long_factor"))
+    names = [name for name in PLAN_METHODS if name != "longrope" or has_lists]
+    if method not in names:
+        PLAN_METHODS[method](model, 1, 2, 2.0)  # raises the method's own ValueError
+    return names
+
+
+def _method_plan(model: ModelPreset, method: str, original: int, target: int, factor: float) -> MethodPlan:
+    settings = PLAN_METHODS[method](model, original, target, factor)
+    scaling = {k: v for k, v in (settings.scaling or {}).items() if k != "mrope_section"} or None
+    frequencies, attention_factor = inv_freq(
+        model.rope_head_dim,
+        settings.rope_theta,
+        None if scaling == {"rope_type": "default"} else scaling,
+        seq_len=target,
+        partial_rotary_factor=model.partial_rotary_factor,
+        max_position_embeddings=settings.max_position_embeddings,
+        device="cpu",
+        dtype=torch.float64,
+    )
+    return MethodPlan(
+        method=method,
+        settings=settings,
+        inv_freq=tuple(frequencies.tolist()),
+        attention_factor=float(attention_factor),
+        lowest_bound=rules.lowest_bound(frequencies, target),
+        critical_reach=None,
+    )
+
+
+def _base_rules(model: ModelPreset, rotary_dim: int, original: int, target: int, critical: int) -> dict[str, Any]:
+    base, factor = model.rope_theta, target / original
+    return {
+        "ntk": rules.ntk_base(rotary_dim, base, factor),
+        "share": rules.share_base(base, original, target),
+        "dynamic": rules.dynamic_base(rotary_dim, base, factor, original, target),
+        "men": min_base_for_context(target, rotary_dim) if target <= MAX_BOUND_CONTEXT else None,
+        "liu": rules.liu_base(rotary_dim, critical, target),
+        "liu_reach": rules.extrapolation_bound(rotary_dim, base, critical),
+    }
+
+
+def _pairs(model: ModelPreset, methods: dict[str, MethodPlan], factor: float) -> tuple[Pair, ...]:
+    original = torch.tensor(
+        inv_freq(
+            model.rope_head_dim,
+            model.rope_theta,
+            partial_rotary_factor=model.partial_rotary_factor,
+            dtype=torch.float64,
+        )[0].tolist(),
+        dtype=torch.float64,
+    )
+    pairs = []
+    for i, theta in enumerate(original.tolist()):
+        wavelengths, regimes = {}, {}
+        for name, planned in methods.items():
+            divisor = theta / planned.inv_freq[i]
+            wavelengths[name] = 2 * math.pi / planned.inv_freq[i]
+            regimes[name] = KEPT if abs(divisor - 1) <= 0.01 else INTERPOLATED if divisor >= 0.99 * factor else RAMPED
+        pairs.append(Pair(i, 2 * math.pi / theta, wavelengths, regimes))
+    return tuple(pairs)
