@@ -1,9 +1,11 @@
-"""The ``posenc`` command: start the dashboard, export figures, read a model's config, run the length lab.
+"""The ``posenc`` command: start the dashboard, export figures, read a model's config, plan a context extension,
+run the length lab.
 
     posenc app                          # the dashboard on http://localhost:8501 (this machine only)
     posenc app --host 0.0.0.0 --port 8080 -- --theme.base dark
     posenc export rope-angles --preset llama-3.1-8b --format png svg
     posenc config meta-llama/Llama-3.1-8B        # or a path to a config.json
+    posenc plan llama-3.1-8b --target 262144 --method yarn --json   # settings to paste, the traps checked
     posenc lab train --scheme rope --task lm     # or --all: the twelve shipped checkpoints (make lab)
     posenc lab eval --scheme rope --scaling yarn --factor 4 --json
     posenc --version
@@ -42,7 +44,7 @@ SERVING: dict[str, object] = {
 }
 """Streamlit settings for serving the app, the same as ``.streamlit/config.toml`` (tests/test_cli.py checks)."""
 
-COMMANDS = ("app", "export", "config", "lab")
+COMMANDS = ("app", "export", "config", "plan", "lab")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -132,10 +134,22 @@ def _config(argv: list[str]) -> int:
     return config_main(argv)
 
 
+def _plan(argv: list[str]) -> int:
+    from posenc.plan_command import main as plan_main
+
+    return plan_main(argv)
+
+
 def _lab(argv: list[str]) -> int:
     from posenc.lab_command import main as lab_main
 
     return lab_main(argv)
 
 
-_COMMANDS: dict[str, Callable[[list[str]], int]] = {"app": _app, "export": _export, "config": _config, "lab": _lab}
+_COMMANDS: dict[str, Callable[[list[str]], int]] = {
+    "app": _app,
+    "export": _export,
+    "config": _config,
+    "plan": _plan,
+    "lab": _lab,
+}
