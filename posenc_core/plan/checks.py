@@ -66,6 +66,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{smallest})",
         "raise rope_theta to at least {smallest} and fine-tune (method base), or use a method whose B stays >= 0",
     ),
+    "bound_already_below": (
+        "with these settings B(m) = Σ cos(m·θ'ᵢ) falls to {lowest:.3g} at distance {m:,} < {target:,}, as the "
+        "model's own settings already do within its own {context:,} tokens (B = {own:.3g} at {own_m:,}); Men et al. "
+        "2024 find such a model keeps its perplexity but loses long-range retrieval past the bound",
+        "test retrieval at the target (a needle test), or raise rope_theta to at least {smallest} and fine-tune",
+    ),
     "partial_rotary": (
         "only {rotary_dim} of each head's {head_dim} channels rotate (partial_rotary_factor {fraction:g}): the "
         "other channels carry no position at any length",
@@ -147,9 +153,12 @@ def check_bound(plan: Plan) -> list[Finding]:
     if lowest >= 0:
         return []
     smallest = "not computed past 4M tokens" if plan.rules["men"] is None else f"{plan.rules['men']:,.0f}"
-    return [
-        Finding("base_below_bound", "warning", {"lowest": lowest, "m": m, "target": plan.target, "smallest": smallest})
-    ]
+    values = {"lowest": lowest, "m": m, "target": plan.target, "smallest": smallest}
+    own_m, own = plan.own_lowest_bound
+    if own < 0:
+        values |= {"context": plan.own_context, "own": own, "own_m": own_m}
+        return [Finding("bound_already_below", "note", values)]
+    return [Finding("base_below_bound", "warning", values)]
 
 
 def check_partial(plan: Plan) -> list[Finding]:

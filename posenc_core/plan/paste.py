@@ -90,7 +90,7 @@ def sglang_flags(settings: Settings, model_id: str, target: int) -> str:
 def llama_cpp_flags(settings: Settings, model_id: str, target: int) -> str:
     """``llama-server`` flags: scaling type, scale, original context, base, context size."""
     rope_type, scaling = _rope_type(settings), settings.scaling or {}
-    flags = ["llama-server", "-m", shlex.quote(f"{model_id}.gguf")]
+    flags = ["llama-server", "-m", shlex.quote(f"{model_id.rstrip('/').rsplit('/', 1)[-1]}.gguf")]
     if rope_type in ("linear", "yarn"):
         flags += ["--rope-scaling", rope_type, "--rope-scale", f"{scaling['factor']:g}"]
     if rope_type == "yarn":

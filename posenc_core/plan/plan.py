@@ -25,6 +25,7 @@ import torch
 
 from posenc_core._checks import check_choice, check_float, check_int
 from posenc_core.models.preset_type import ModelPreset
+from posenc_core.models.presets import rope_inputs
 from posenc_core.plan import rules
 from posenc_core.plan.checks import Finding, run_checks
 from posenc_core.plan.methods import PLAN_METHODS, Settings
@@ -79,6 +80,8 @@ class Plan:
     rules: dict[str, float | None]
     critical_dim: int
     pairs: tuple[Pair, ...]
+    own_context: int  # the model's own context (its context_length, else L)
+    own_lowest_bound: tuple[int, float]  # (m, B(m)) at the lowest B of the model's own settings over own_context
     findings: tuple[Finding, ...] = ()
     paste: dict[str, str] = field(default_factory=dict)
 
@@ -131,6 +134,8 @@ def plan_extension(
     for name, planned in methods.items():
         reach = None if critical >= rotary_dim else 2 * math.pi / planned.inv_freq[critical // 2]
         methods[name] = dataclasses.replace(planned, critical_reach=reach)
+    own_context = min(model.context_length or original, MAX_TARGET)
+    own_frequencies, _ = inv_freq(**rope_inputs(model, seq_len=own_context), device="cpu", dtype=torch.float64)
     plan = Plan(
         model=model,
         model_id=model_id or model.name,
@@ -146,6 +151,8 @@ def plan_extension(
         rules=_base_rules(model, rotary_dim, original, target, critical),
         critical_dim=critical,
         pairs=_pairs(model, methods, factor),
+        own_context=own_context,
+        own_lowest_bound=rules.lowest_bound(own_frequencies, own_context),
     )
     return dataclasses.replace(
         plan,
