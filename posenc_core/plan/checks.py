@@ -105,6 +105,11 @@ TEXTS: dict[str, tuple[str, str]] = {
         "context runs on frequencies it was not trained on",
         "prefer {own} with the factor {needed:g}, or fine-tune after the change",
     ),
+    "longrope_reused": (
+        "LongRoPE's lists were searched for this model's own factor {own_factor:g} ({own_context:,} tokens); at "
+        "{factor:g} they are reused as they are, and only the attention factor changes",
+        "search new lists for {target:,} tokens (Ding et al. 2024), or stay within {own_context:,} tokens",
+    ),
     "already_reaches": (
         "the model already reaches {context:,} tokens, at or past the target {target:,}",
         "nothing to extend: its own settings serve the target",
@@ -207,6 +212,18 @@ def check_replaced(plan: Plan) -> list[Finding]:
     return [Finding("replaces_scaling", "warning", values)]
 
 
+def check_longrope(plan: Plan) -> list[Finding]:
+    own = plan.model.rope_scaling or {}
+    if plan.method != "longrope" or own.get("rope_type") != "longrope":
+        return []
+    own_context = plan.model.max_position_embeddings or plan.original
+    own_factor = own.get("factor") or own_context / plan.original
+    if abs(own_factor - plan.factor) <= 1e-9 * own_factor:
+        return []
+    values = {"own_factor": own_factor, "own_context": own_context, "factor": plan.factor, "target": plan.target}
+    return [Finding("longrope_reused", "warning", values)]
+
+
 def check_reach(plan: Plan) -> list[Finding]:
     context = plan.model.context_length or 0
     if context >= plan.target:
@@ -223,6 +240,7 @@ CHECKS: dict[str, Callable[[Plan], list[Finding]]] = {
     "mrope": check_mrope,
     "runtimes": check_runtimes,
     "replaced": check_replaced,
+    "longrope": check_longrope,
     "reach": check_reach,
 }
 """Every check, in the order their findings are shown."""

@@ -107,6 +107,7 @@ SCENARIOS = {
     "dynamic_fixed": ("llama-2-7b", 16384, {"method": "dynamic"}),
     "replaces_scaling": ("llama-3.1-8b", 65536, {}),
     "already_reaches": ("llama-3.1-8b", 100000, {"method": "llama3"}),
+    "longrope_reused": ("phi-3-mini-128k", 8192, {"method": "longrope"}),
 }
 """A plan that shows each check's finding: one per template, so no template is dead."""
 
@@ -131,3 +132,7 @@ def test_each_finding_is_written_from_its_own_values(code):
 def test_the_registries():
     assert all(callable(check) for check in CHECKS.values()) and len(CHECKS) >= 9
     assert set(RUNTIMES) == {"transformers", "vllm", "sglang", "llama.cpp"}
+
+
+def test_longrope_at_its_own_factor_is_not_flagged():
+    assert "longrope_reused" not in codes(plan_for("phi-3-mini-128k", 131072, "longrope"))
