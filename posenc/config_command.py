@@ -74,11 +74,11 @@ def as_dict(reading: ConfigReading) -> dict[str, Any]:
         "name": preset.name,
         "scheme": preset.scheme,
         "source": preset.source,
-        "parameters": {key: _plain(value) for key, value in _parameters(reading).items()},
-        "rope_scaling": _plain(preset.rope_scaling),
+        "parameters": {key: plain(value) for key, value in _parameters(reading).items()},
+        "rope_scaling": plain(preset.rope_scaling),
         "notes": list(preset.notes),
         "unread": list(reading.unread),
-        "read": {key: _plain(value) for key, value in reading.read.items()},
+        "read": {key: plain(value) for key, value in reading.read.items()},
     }
 
 
@@ -107,11 +107,12 @@ def _parameters(reading: ConfigReading) -> dict[str, Any]:
     return {key: value for key, value in values.items() if key not in _NOT_PARAMETERS and value is not None}
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
+    """``value`` as plain JSON values: mappings as dicts with string keys, tuples as lists."""
     if isinstance(value, Mapping):
-        return {str(key): _plain(item) for key, item in value.items()}
+        return {str(key): plain(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
-        return [_plain(item) for item in value]
+        return [plain(item) for item in value]
     return value
 
 

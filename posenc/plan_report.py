@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import textwrap
-from collections.abc import Mapping
 from typing import Any
 
+from posenc.config_command import plain
 from posenc_core.plan import MethodPlan, Pair, Plan
 from posenc_core.plan.paste import RUNTIMES
 
@@ -36,7 +36,7 @@ def as_dict(plan: Plan) -> dict[str, Any]:
         "rotary_dim": plan.rotary_dim,
         "base": plan.base,
         "settings": {
-            "rope_scaling": _plain(settings.scaling),
+            "rope_scaling": plain(settings.scaling),
             "rope_theta": settings.rope_theta,
             "max_position_embeddings": settings.max_position_embeddings,
         },
@@ -80,7 +80,7 @@ def _header(plan: Plan) -> list[str]:
         f"{plan.base:,.0f}",
         "",
         "Settings:",
-        f"  rope_scaling = {json.dumps(_plain(settings.scaling))}",
+        f"  rope_scaling = {json.dumps(plain(settings.scaling))}",
         f"  rope_theta = {settings.rope_theta:g}",
         f"  max_position_embeddings = {settings.max_position_embeddings}",
     ]
@@ -186,11 +186,3 @@ def _length(tokens: float) -> str:
 
 def _wrap(text: str, first: str, rest: str) -> list[str]:
     return textwrap.wrap(text, _WIDTH, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(key): _plain(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(item) for item in value]
-    return value
