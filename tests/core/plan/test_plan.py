@@ -160,3 +160,14 @@ def test_the_largest_target_is_accepted_and_skips_men_et_al():
     small = dataclasses.replace(get_preset("llama-2-7b"), rope_head_dim=8, head_dim=8, hidden_size=32, n_heads=4)
     plan = plan_extension(small, 2**22 + 8, "linear")
     assert plan.rules["men"] is None
+
+
+def test_a_linear_plans_bound_is_the_models_own_sampled_finer():
+    """Position interpolation: B'(m) = Σ cos(m·θᵢ/s) = B(m/s), so B' at m = k·s is the model's B at k."""
+    plan = plan_for("llama-2-7b", 16384, "linear")
+    theta = default_inv_freq(128, 1e4, dtype=torch.float64)
+    scaled = torch.tensor(plan.chosen.inv_freq, dtype=torch.float64)
+    for k in (1, 777, 4095):
+        m = k * plan.factor
+        assert float(torch.cos(m * scaled).sum()) == pytest.approx(float(torch.cos(k * theta).sum()), abs=1e-9)
+    assert plan.chosen.lowest_bound[1] <= plan.own_lowest_bound[1] + 1e-9  # the finer sampling finds no higher minimum
