@@ -137,3 +137,51 @@ def test_lang_exports_the_figure_with_its_text_in_that_language(tmp_path):
         first = {"en": "'DejaVu Sans'", "ko": "'Noto Sans CJK KR'", "zh-CN": "'Noto Sans CJK SC'"}[code]
         assert families and all(family.startswith(first) for family in families), families  # the face drawn with
     assert counts["en"] == 0 and counts["ko"] >= 5 and counts["zh-CN"] >= 5, counts
+
+
+@pytest.mark.skipif(export.find_browser() is None, reason="no Chrome/Chromium: `make test` installs it")
+def test_a_sweep_writes_a_12_frame_gif_an_mp4_and_an_html_with_12_frames(tmp_path):
+    """The issue's command: posenc export rope-wavelengths --sweep base=10000..1000000:12 --format gif mp4 html."""
+    from PIL import Image
+
+    done = run_cli(
+        "rope-wavelengths",
+        "--sweep",
+        "base=10000..1000000:12",
+        "--format",
+        "gif",
+        "mp4",
+        "html",
+        "--out",
+        str(tmp_path),
+    )
+    assert done.returncode == 0, done.stderr
+    files = {path.suffix: path for path in tmp_path.iterdir()}
+    assert set(files) == {".gif", ".mp4", ".html"} and all("sweep-base-12" in p.name for p in files.values())
+    assert Image.open(files[".gif"]).n_frames == 12
+    assert files[".mp4"].read_bytes()[4:8] == b"ftyp"
+    html = files[".html"].read_text()
+    assert len(set(re.findall(r'"name":\s*"(\d+)"', html))) == 12
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["context-inv-freq", "--sweep", "rope_type=1..2:3", "--format", "gif"], "rope_type is not a number"),
+        (["rope-wavelengths", "--sweep", "base=0.5..1000000:12", "--format", "gif"], "0.5 is outside what it allows"),
+        (["rope-wavelengths", "--sweep", "base=10000..1000000:0", "--format", "gif"], "frames must be 2 to 60"),
+        (["rope-wavelengths", "--sweep", "base=10000..1000000:10000", "--format", "gif"], "(got 10000)"),
+        (["rope-wavelengths", "--sweep", "base=1..2..3", "--format", "gif"], "must be numbers"),
+        (["rope-wavelengths", "--format", "gif"], "needs --sweep"),
+        (["rope-wavelengths", "--sweep", "base=10000..1000000:3", "--format", "csv"], "not csv"),
+        (
+            ["rope-wavelengths", "--sweep", "base=10000..1000000:3", "--format", "gif", "--size", "column"],
+            "screen or slide",
+        ),
+    ],
+)
+def test_a_bad_sweep_is_one_line_and_status_2(args, message, capsys):
+    status = main(args)
+    stderr = capsys.readouterr().err
+    assert status == 2 and message in stderr and "Traceback" not in stderr
+    assert len(stderr.strip().splitlines()) == 1

@@ -5,6 +5,11 @@
     posenc export all --format pdf --size column --out figures-for-paper/
     posenc export alibi-bias --format png --style slides-dark --size slide
     posenc export rope-angles --lang ko --format png pdf     # titles and labels in Korean
+    posenc export rope-wavelengths --sweep base=10000..1000000:12 --format gif mp4 html --size slide
+
+A sweep (--sweep NAME=FROM..TO:FRAMES) steps one numeric parameter through a range, every frame built as the still
+figure is: GIF and MP4 (size screen or slide) for slides, the animated HTML (offline), or the frames side by side in
+one PNG / SVG / PDF for a paper. Frames are spaced geometrically for a parameter that spans decades (base, factor).
 
 Images are drawn on the page of a size preset (--size): screen (1200 px wide, as in the app), slide (16:9,
 13.33 x 7.5 in; PNG 1920 x 1080), column (3.5 in, 9 pt text) or two-columns (7 in); a PDF's page is that size.
@@ -24,8 +29,11 @@ from posenc import (
     i18n,
 )
 from posenc.drawing import export, registry
+from posenc.drawing.animate import animate
+from posenc.drawing.export_sweep import MOVIE_FORMATS, SWEEP_FORMATS, export_sweep
 from posenc.drawing.params import PARAMS
 from posenc.drawing.preset_params import params_from_preset
+from posenc.drawing.sweep import check_sweep, parse_sweep
 from posenc.drawing.theme import SIZES
 from posenc_core.models import presets
 
@@ -53,7 +61,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("figures", nargs="+", help="figure ids (see 'list'), or 'all', or 'list'")
     parser.add_argument("--preset", help=f"a model preset: {', '.join(presets.PRESETS)}")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="override a parameter")
-    parser.add_argument("--format", nargs="+", default=["png"], choices=export.FORMATS, dest="formats")
+    parser.add_argument("--format", nargs="+", default=["png"], choices=export.FORMATS + MOVIE_FORMATS, dest="formats")
+    parser.add_argument(
+        "--sweep", metavar="NAME=FROM..TO:FRAMES", help="animate one numeric parameter (e.g. base=10000..1000000:12)"
+    )
     parser.add_argument("--out", default="exports", help="output folder (created if missing)")
     parser.add_argument("--style", default="screen", choices=PARAMS["theme"].choices, help="figure style")
     parser.add_argument("--size", default="screen", choices=list(SIZES), help="image size preset (the page)")
@@ -77,8 +88,9 @@ def _export(args: argparse.Namespace) -> int:
         if figure_id not in registry.FIGURES:
             raise CliError(f"unknown figure {figure_id!r}; run 'posenc export list' to see them")
     given = {**_preset_values(args.preset), **_overrides(args.set)}
+    _check_sweep(args, figure_ids)
     out = _output_folder(args.out)
-    needs_browser = any(fmt in export.IMAGE_FORMATS for fmt in args.formats)
+    needs_browser = any(fmt in export.IMAGE_FORMATS + MOVIE_FORMATS for fmt in args.formats)
     if needs_browser:
         try:
             export.image_browser()
@@ -95,8 +107,58 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_sweep(args: argparse.Namespace, figure_ids: list[str]) -> None:
+    """Refuse a bad sweep or a format it cannot take before a browser is started (one line, status 2)."""
+    if args.sweep is None:
+        movies = [fmt for fmt in args.formats if fmt in MOVIE_FORMATS]
+        if movies:
+            raise CliError(
+                f"--format {' '.join(movies)} needs --sweep NAME=FROM..TO:FRAMES (a still figure is no movie)"
+            )
+        return
+    other = [fmt for fmt in args.formats if fmt not in SWEEP_FORMATS]
+    if other:
+        raise CliError(f"a sweep is written as {', '.join(SWEEP_FORMATS)}; not {', '.join(other)}")
+    if any(fmt in MOVIE_FORMATS for fmt in args.formats) and args.size not in ("screen", "slide"):
+        raise CliError(f"GIF and MP4 are drawn at --size screen or slide (got {args.size})")
+    for figure_id in figure_ids:
+        try:
+            check_sweep(parse_sweep(args.sweep), figure_id)
+        except ValueError as error:
+            raise CliError(f"{figure_id}: {error}") from error
+
+
+def _export_sweep(figure_id: str, params: dict[str, Any], args: argparse.Namespace, out: Path) -> None:
+    try:
+        sweep = check_sweep(parse_sweep(args.sweep), figure_id)
+        swept = animate(figure_id, params, sweep, style=args.style)
+    except ValueError as error:
+        raise CliError(f"{figure_id}: {error}") from error
+    for note in swept.notes:
+        print(f"{figure_id}: {note}")
+    stem = registry.file_stem(figure_id, params, args.preset) + f"_sweep-{sweep.param}-{len(swept.values)}"
+    for fmt in args.formats:
+        try:
+            exported = export_sweep(swept, fmt, style=args.style, size=args.size)
+        except ValueError as error:
+            raise CliError(f"{figure_id}: {error}") from error
+        named = export.file_stem(stem, "png" if fmt in MOVIE_FORMATS else fmt, args.style, args.size, args.lang)
+        _write(out / f"{named}.{exported.extension}", exported)
+
+
+def _write(path: Path, exported: export.ExportedFile) -> None:
+    try:
+        path.write_bytes(exported.content)
+    except OSError as error:
+        raise CliError(f"cannot write {path}: {error.strerror}") from error
+    print(f"wrote {path} ({len(exported.content):,} bytes, {exported.renderer})")
+
+
 def _export_one(figure_id: str, given: dict[str, Any], args: argparse.Namespace, out: Path) -> None:
     params, _ = registry.resolve_params(figure_id, given)
+    if args.sweep is not None:
+        _export_sweep(figure_id, params, args, out)
+        return
     try:
         result = registry.build(figure_id, params, style=args.style)
     except ValueError as error:
@@ -107,12 +169,7 @@ def _export_one(figure_id: str, given: dict[str, Any], args: argparse.Namespace,
             print(f"{figure_id}: no data behind this figure; skipping {fmt}")
             continue
         exported = export.export(result, fmt, style=args.style, size=args.size, scale=args.scale, language=args.lang)
-        path = out / f"{export.file_stem(stem, fmt, args.style, args.size, args.lang)}.{exported.extension}"
-        try:
-            path.write_bytes(exported.content)
-        except OSError as error:
-            raise CliError(f"cannot write {path}: {error.strerror}") from error
-        print(f"wrote {path} ({len(exported.content):,} bytes, {exported.renderer})")
+        _write(out / f"{export.file_stem(stem, fmt, args.style, args.size, args.lang)}.{exported.extension}", exported)
 
 
 def _preset_values(name: str | None) -> dict[str, Any]:

@@ -1,0 +1,213 @@
+"""A swept figure as one Plotly animation: every frame built by the figure's own builder (``registry.build``),
+switched in the browser by a slider and play/pause buttons, with no server round trip.
+
+So that the motion is the data's, the axes hold still: each axis covers every frame's data (its union, on a log
+axis in decades), and a heatmap's colour scale spans every frame's values. A frame with fewer traces than another
+is padded with empty ones, so Plotly's trace-by-index update never leaves a stale curve behind. A sweep whose
+frames would send more than :data:`MAX_SWEEP_BYTES` keeps fewer frames, evenly spread, ends kept, and says so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+
+from posenc.drawing import registry
+from posenc.drawing.registry import FigureResult
+from posenc.drawing.sweep import Sweep, check_sweep
+from posenc.i18n import _
+
+MAX_SWEEP_BYTES = 3_000_000
+"""Most JSON one swept figure sends to the browser (the issue's budget: 3 MB at a page's defaults)."""
+SLIDER_ROOM = 110  # pixels under the plot for the slider and the play button
+_PAD = 0.03  # share of a linear axis' span added on each side
+
+
+@dataclass
+class SweepResult:
+    """The animated figure, the value and the still result of each frame kept, and notes for the reader."""
+
+    figure: go.Figure
+    figure_id: str
+    sweep: Sweep
+    values: list[float | int]
+    frames: list[FigureResult]
+    notes: list[str] = field(default_factory=list)
+
+
+def frame_params(figure_id: str, params: Mapping[str, Any], name: str, value: float | int) -> dict[str, Any]:
+    """The figure's parameters with ``name`` set to ``value``, the others kept within the range it allows."""
+    values, _messages = registry.resolve_params(figure_id, {**params, name: value})
+    return values
+
+
+def build_frames(figure_id: str, params: Mapping[str, Any], sweep: Sweep, *, style: str = "screen"):
+    """(values, the still FigureResult of each frame) for ``sweep``, each built as the app builds a figure."""
+    sweep = check_sweep(sweep, figure_id)
+    values = sweep.values()
+    results = [registry.build(figure_id, frame_params(figure_id, params, sweep.param, v), style=style) for v in values]
+    return values, results
+
+
+def animate(
+    figure_id: str, params: Mapping[str, Any], sweep: Sweep, *, style: str = "screen", budget: int = MAX_SWEEP_BYTES
+) -> SweepResult:
+    """The sweep as one animated figure (see the module's docstring), fewer frames when over ``budget`` bytes."""
+    values, results = build_frames(figure_id, params, sweep, style=style)
+    hold_still([result.figure for result in results])
+    figure = assemble(results, values, sweep)
+    notes: list[str] = []
+    size = len(figure.to_json())
+    if size > budget and len(values) > 2:
+        keep = max(2, int(len(values) * budget / size))
+        chosen = sorted({round(k * (len(values) - 1) / (keep - 1)) for k in range(keep)})
+        note = _("{frames} frames would send {size:.1f} MB, more than the {budget:.0f} MB a page holds: {kept} shown")
+        notes.append(note.format(frames=len(values), size=size / 1e6, budget=budget / 1e6, kept=len(chosen)))
+        values, results = [values[k] for k in chosen], [results[k] for k in chosen]
+        figure = assemble(results, values, sweep)
+    return SweepResult(figure, figure_id, sweep, values, results, notes)
+
+
+def hold_still(figures: list[go.Figure]) -> None:
+    """Give every figure the same axis ranges (each axis the union of all frames' data) and colour ranges."""
+    ranges: dict[str, list[float]] = {}
+    for fig in figures:
+        for trace in fig.data:
+            for letter in ("x", "y"):
+                axis = _axis_name(letter, getattr(trace, f"{letter}axis", None))
+                _extend(ranges, axis, getattr(trace, letter, None), _is_log(fig, axis))
+    z_values = [np.asarray(t.z, dtype=float) for fig in figures for t in fig.data if _has_z(t)]
+    z_range = _finite_range(np.concatenate([z.ravel() for z in z_values])) if z_values else None
+    for fig in figures:
+        for axis, (low, high) in ranges.items():
+            if axis in fig.layout and fig.layout[axis] is not None:
+                log = _is_log(fig, axis)
+                span = 0.0 if log else (high - low) * _PAD or abs(high) * _PAD or 1.0
+                fig.layout[axis].update(range=[low - span, high + span], autorange=False)
+        if z_range is not None:
+            for trace in fig.data:
+                if _has_z(trace) and not getattr(trace, "coloraxis", None):
+                    trace.update(zmin=z_range[0], zmax=z_range[1], zauto=False)
+            for name in fig.layout:
+                if name.startswith("coloraxis") and fig.layout[name] is not None:
+                    fig.layout[name].update(cmin=z_range[0], cmax=z_range[1], cauto=False)
+
+
+def assemble(results: list[FigureResult], values: list, sweep: Sweep) -> go.Figure:
+    """The first frame's figure with every frame attached, a slider naming each value, and play / pause."""
+    most = max(len(result.figure.data) for result in results)
+    frames = []
+    for k, result in enumerate(results):
+        data = list(result.figure.data) + [_empty() for _ in range(most - len(result.figure.data))]
+        layout = result.figure.layout
+        frame_layout = {"title": layout.title, "shapes": layout.shapes, "annotations": layout.annotations}
+        frames.append(go.Frame(name=str(k), data=data, layout=frame_layout))
+    first = go.Figure(results[0].figure)
+    first.add_traces([_empty() for _ in range(most - len(first.data))])
+    first.frames = frames
+    label = sweep.spec.label
+    steps = [
+        {
+            "method": "animate",
+            "label": value_text(value),
+            "args": [
+                [str(k)],
+                {"mode": "immediate", "frame": {"duration": 0, "redraw": True}, "transition": {"duration": 0}},
+            ],
+        }
+        for k, value in enumerate(values)
+    ]
+    height = (first.layout.height or 450) + SLIDER_ROOM
+    bottom = (first.layout.margin.b or 40) + SLIDER_ROOM
+    first.update_layout(
+        height=height,
+        margin={"b": bottom},
+        sliders=[
+            {
+                "active": 0,
+                "steps": steps,
+                "currentvalue": {"prefix": f"{_(label)} = "},
+                "x": 0.12,
+                "len": 0.88,
+                "y": 0,
+                "yanchor": "top",
+                "pad": {"t": 60},
+            }
+        ],
+        updatemenus=[
+            {
+                "type": "buttons",
+                "direction": "left",
+                "x": 0.0,
+                "y": 0,
+                "xanchor": "left",
+                "yanchor": "top",
+                "pad": {"t": 70},
+                "showactive": False,
+                "buttons": [
+                    {
+                        "label": "▶",
+                        "method": "animate",
+                        "args": [None, {"frame": {"duration": 700, "redraw": True}, "fromcurrent": True}],
+                    },
+                    {
+                        "label": "⏸",
+                        "method": "animate",
+                        "args": [[None], {"mode": "immediate", "frame": {"duration": 0, "redraw": False}}],
+                    },
+                ],
+            }
+        ],
+    )
+    return first
+
+
+def value_text(value: float | int) -> str:
+    """A frame's value for its label: whole numbers with thousands separators (15,199), else 4 digits (0.3162)."""
+    if isinstance(value, int) or (abs(value) >= 100 and float(value).is_integer()) or abs(value) >= 1e4:
+        return f"{round(value):,}"
+    return f"{value:.4g}"
+
+
+def _empty() -> go.Scatter:
+    return go.Scatter(x=[], y=[], showlegend=False, hoverinfo="skip")
+
+
+def _axis_name(letter: str, ref: str | None) -> str:
+    """A trace's axis reference ("x2") as its layout key ("xaxis2")."""
+    suffix = (ref or letter)[1:]
+    return f"{letter}axis{suffix}"
+
+
+def _is_log(fig: go.Figure, axis: str) -> bool:
+    return axis in fig.layout and fig.layout[axis] is not None and fig.layout[axis].type == "log"
+
+
+def _has_z(trace) -> bool:
+    return getattr(trace, "z", None) is not None and trace.type in ("heatmap", "contour", "surface")
+
+
+def _extend(ranges: dict[str, list[float]], axis: str, values: Any, log: bool) -> None:
+    if values is None:
+        return
+    try:
+        array = np.asarray(values, dtype=float).ravel()
+    except (TypeError, ValueError):  # categories or dates: Plotly's own range is kept
+        return
+    if log:
+        array = np.log10(array[array > 0])
+    found = _finite_range(array)
+    if found is None:
+        return
+    low, high = ranges.get(axis, [math.inf, -math.inf])
+    ranges[axis] = [min(low, found[0]), max(high, found[1])]
+
+
+def _finite_range(array: np.ndarray) -> tuple[float, float] | None:
+    finite = array[np.isfinite(array)]
+    return (float(finite.min()), float(finite.max())) if finite.size else None
