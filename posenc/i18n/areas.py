@@ -14,6 +14,7 @@ AREAS: dict[str, tuple[str, ...]] = {
     "alibi": ("pages/alibi.py", "posenc/figures/alibi/"),
     "rope": ("pages/rope.py", "posenc/figures/rope/", "posenc/figures/layers/"),
     "context": ("pages/context_extension.py", "posenc/figures/context/"),
+    "plan": ("pages/plan.py", "posenc/figures/plan/"),
     "mrope": ("pages/mrope.py", "posenc/figures/mrope/"),
     "vision": ("pages/vision.py", "posenc/figures/vision/"),
     "nope": ("pages/nope_and_sinks.py", "posenc/figures/nope/", "posenc/figures/real_attention/"),

@@ -41,6 +41,7 @@ PAGES = (
     PageEntry("alibi", N_("ALiBi"), "📐"),
     PageEntry("rope", N_("RoPE"), "🌀"),
     PageEntry("context_extension", N_("Context extension"), "🔭"),
+    PageEntry("plan", N_("Plan an extension"), "🧭"),
     PageEntry("mrope", N_("M-RoPE"), "🖼️"),
     PageEntry("vision", N_("Vision (2-D)"), "🧱"),
     PageEntry("nope_and_sinks", N_("NoPE and sinks"), "🕳️"),

@@ -1,0 +1,81 @@
+"""The Plan page: it opens on a plan at its defaults, a link opens the plan it names, a target no longer than the
+original says why in place of the plan, a model without RoPE says so, and it reads in every language."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from posenc_core.models.presets import PRESETS
+from posenc_core.plan import plan_extension
+from tests.pages.conftest import as_read, assert_healthy, error_texts, open_page, titles
+
+LINK = {"preset": "llama-3.1-8b", "target": "262144", "method": "yarn"}
+
+
+def _codes(at) -> list[str]:
+    return [block.value for block in at.code]
+
+
+def _boxes(at) -> str:
+    return "\n".join(as_read(box.value) for kind in (at.warning, at.info, at.success) for box in kind)
+
+
+def test_the_page_opens_on_a_plan_at_its_defaults():
+    at = open_page("plan")
+    assert_healthy(at)
+    assert titles(at) == ["YaRN: wavelength per pair, L = 4,096 → T = 131,072 (s = 32)"]
+    assert any('"rope_type": "yarn"' in code for code in _codes(at))
+    assert len(at.table) == 2 and len(at.dataframe) == 1  # the rules, the methods; the pairs
+
+
+def test_the_link_opens_the_plan_it_names_with_its_blocks_and_checks():
+    at = open_page("plan", LINK)
+    assert_healthy(at)
+    plan = plan_extension(PRESETS["llama-3.1-8b"], 262144, "yarn")
+    assert titles(at) == ["YaRN: wavelength per pair, L = 8,192 → T = 262,144 (s = 32)"]
+    config = json.loads(_codes(at)[0])
+    assert config["rope_scaling"] == {"rope_type": "yarn", "factor": 32.0, "original_max_position_embeddings": 8192}
+    assert _codes(at) == list(plan.paste.values())
+    shown = _boxes(at)
+    assert "its own llama3 scaling" in shown and "Fix: prefer llama3 with the factor 32" in shown
+    assert {key: at.query_params[key] for key in LINK} == LINK
+
+
+def test_one_runtime_shows_its_block_only_and_a_clean_plan_says_so():
+    at = open_page("plan", {**LINK, "method": "llama3", "runtime": "vllm", "target": "131072"})
+    assert_healthy(at)
+    assert [code.split(" ")[0] for code in _codes(at)[2:]] == ["vllm"]
+    assert "No problems found" in "\n".join(box.value for box in at.success)
+
+
+def test_a_target_no_longer_than_the_original_says_why_and_draws_nothing():
+    at = open_page("plan", {**LINK, "target": "4096"})
+    assert not at.exception, [e.message for e in at.exception]
+    (error,) = error_texts(at)
+    assert "target must be longer than the original context L = 8,192 (got 4,096)" in error
+    assert titles(at) == [] and _codes(at) == []
+
+
+@pytest.mark.parametrize("preset", ["bloom-176b", "t5-base"])
+def test_a_model_without_rope_says_so(preset):
+    at = open_page("plan", {"preset": preset})
+    assert_healthy(at)
+    assert f"{PRESETS[preset].name} uses {PRESETS[preset].scheme}, not RoPE" in _boxes(at)
+    assert titles(at) == []
+
+
+def test_longrope_is_offered_only_to_a_model_with_its_lists():
+    assert "longrope" not in open_page("plan", LINK).selectbox(key="method").options
+    at = open_page("plan", {"preset": "phi-3-mini-128k", "method": "longrope", "target": "262144"})
+    assert_healthy(at)
+    assert "LongRoPE" in at.selectbox(key="method").options and titles(at)[0].startswith("LongRoPE:")
+
+
+@pytest.mark.parametrize("code", ["ko", "zh-CN"])
+def test_the_plan_reads_in_each_language(code):
+    at = open_page("plan", {**LINK, "lang": code})
+    assert_healthy(at)
+    assert "wavelength" not in titles(at)[0] and "YaRN" in titles(at)[0]
+    assert "Fix:" not in _boxes(at)
