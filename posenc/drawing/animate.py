@@ -76,18 +76,23 @@ def animate(
 def hold_still(figures: list[go.Figure]) -> None:
     """Give every figure the same axis ranges (each axis the union of all frames' data) and colour ranges."""
     ranges: dict[str, list[float]] = {}
+    tight: set[str] = set()  # axes under a heatmap: its cells fill the plot, no margin around them
     for fig in figures:
         for trace in fig.data:
             for letter in ("x", "y"):
                 axis = _axis_name(letter, getattr(trace, f"{letter}axis", None))
-                _extend(ranges, axis, getattr(trace, letter, None), _is_log(fig, axis))
+                values = getattr(trace, letter, None)
+                if _has_z(trace):  # a cell reaches half a step past its centre
+                    tight.add(axis)
+                    values = _cell_edges(values)
+                _extend(ranges, axis, values, _is_log(fig, axis))
     z_values = [np.asarray(t.z, dtype=float) for fig in figures for t in fig.data if _has_z(t)]
     z_range = _finite_range(np.concatenate([z.ravel() for z in z_values])) if z_values else None
     for fig in figures:
         for axis, (low, high) in ranges.items():
             if axis in fig.layout and fig.layout[axis] is not None:
                 log = _is_log(fig, axis)
-                span = 0.0 if log else (high - low) * _PAD or abs(high) * _PAD or 1.0
+                span = 0.0 if log or axis in tight else (high - low) * _PAD or abs(high) * _PAD or 1.0
                 fig.layout[axis].update(range=[low - span, high + span], autorange=False)
         if z_range is not None:
             for trace in fig.data:
@@ -206,6 +211,20 @@ def _extend(ranges: dict[str, list[float]], axis: str, values: Any, log: bool) -
         return
     low, high = ranges.get(axis, [math.inf, -math.inf])
     ranges[axis] = [min(low, found[0]), max(high, found[1])]
+
+
+def _cell_edges(centres: Any) -> Any:
+    """A heatmap's first and last cell edges along an axis, from its cell centres (None: Plotly's own indices)."""
+    if centres is None:
+        return None
+    try:
+        array = np.asarray(centres, dtype=float).ravel()
+    except (TypeError, ValueError):
+        return None
+    if array.size < 2:
+        return array
+    half = np.abs(np.diff(array)).min() / 2
+    return np.array([array.min() - half, array.max() + half])
 
 
 def _finite_range(array: np.ndarray) -> tuple[float, float] | None:

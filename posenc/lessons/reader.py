@@ -20,6 +20,7 @@ from typing import Any
 from posenc import i18n
 from posenc.drawing import registry
 from posenc.drawing.params import PARAMS
+from posenc.drawing.sweep import check_sweep, parse_sweep
 from posenc.lessons import answers as lesson_answers
 
 LESSONS_DIR = Path(__file__).resolve().parent  # the TOML files sit beside this reader
@@ -36,6 +37,7 @@ STEP_KEYS = {
     "answer_value",
     "answer_args",
     "mistake",
+    "sweep",
 }
 PREDICT_KEYS = {"question", "choices", "correct", "then", "explain"}
 MIN_CHOICES, MAX_CHOICES = 2, 4
@@ -68,6 +70,7 @@ class Step:
     answer_args: dict[str, Any] = field(default_factory=dict)
     localized: dict[str, dict[str, Any]] = field(default_factory=dict)  # language -> its own parameter values
     mistake: Text | None = None  # a mistake learners bring (from notes, from habit) and what is right instead
+    sweep: str | None = None  # a parameter the figure plays through ("factor:1..32:12", drawing.sweep)
 
     def params_after(self) -> dict[str, Any]:
         """The figure's parameters once the prediction is revealed: with the ``then`` change, when there is one."""
@@ -208,6 +211,16 @@ def _answer_args(where: _Where, raw: Any) -> dict[str, Any]:
     return values
 
 
+def _sweep(where: _Where, raw: Any, figure_id: str) -> str:
+    """A step's sweep, checked against its figure as a link's is (``drawing.sweep``), in its link form."""
+    if not isinstance(raw, str):
+        raise where.error("sweep", f"must be text such as 'base:10000..1000000:12' (got {raw!r})")
+    try:
+        return check_sweep(parse_sweep(raw), figure_id).to_url()
+    except ValueError as error:
+        raise where.error("sweep", str(error)) from error
+
+
 def _step(file: str, number: int, raw: Any) -> Step:
     where = _Where(file, number)
     if not isinstance(raw, Mapping):
@@ -230,8 +243,21 @@ def _step(file: str, number: int, raw: Any) -> Step:
     answer_args = _answer_args(where, raw.get("answer_args", {}))
     answer_value = raw.get("answer_value")
     mistake = _text(where, "mistake", raw["mistake"]) if "mistake" in raw else None
+    sweep = _sweep(where, raw["sweep"], figure_id) if "sweep" in raw else None
     step = Step(
-        number, title, text, figure_id, params, question, answer, predict, answer_value, answer_args, localized, mistake
+        number,
+        title,
+        text,
+        figure_id,
+        params,
+        question,
+        answer,
+        predict,
+        answer_value,
+        answer_args,
+        localized,
+        mistake,
+        sweep,
     )
     if answer_value is None:
         if any("{value" in answer[code] for code in LANGUAGES):

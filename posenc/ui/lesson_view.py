@@ -158,8 +158,8 @@ def _figure(step: Step, changed: bool, presenting: bool) -> registry.FigureResul
     :data:`FIGURE_HEIGHT`, its notes left to the row of the buttons."""
     params = step.params_in(i18n.current(), after=changed)
     if presenting:
-        return show.figure(step.figure, params, height=FIGURE_HEIGHT, with_notes=False)
-    return show.figure(step.figure, params)
+        return show.figure(step.figure, params, height=FIGURE_HEIGHT, with_notes=False, sweep=step.sweep)
+    return show.figure(step.figure, params, sweep=step.sweep)
 
 
 def _check_question(step: Step, language: str, key: str, presenting: bool) -> None:

@@ -27,7 +27,7 @@ from posenc.drawing.phone_fit import PLOTLY_HEIGHT, SCREENS
 from posenc.drawing.text_wrap import unwrapped_title, wrap
 from posenc.drawing.theme import BASE_FONT_SIZE, DARK_SCREEN_STYLE, SIZES, TEMPLATE_MARGIN, apply_style, screen_size
 from posenc.i18n import _
-from posenc.ui import echo, presenter, run_marker, state
+from posenc.ui import echo, presenter, run_marker, state, sweep_view
 from posenc.ui.export_menu import export_menu
 
 MODEBAR = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
@@ -109,7 +109,12 @@ def build(spec: registry.FigureSpec, params: Mapping[str, Any]) -> tuple[registr
 
 
 def figure(
-    figure_id: str, values: Mapping[str, Any], *, height: int | None = None, with_notes: bool = True
+    figure_id: str,
+    values: Mapping[str, Any],
+    *,
+    height: int | None = None,
+    with_notes: bool = True,
+    sweep: str | None = None,
 ) -> registry.FigureResult | None:
     """Draw figure ``figure_id`` with the parameters it declares, taken from ``values`` (a page passes all its
     control values). A core ``ValueError``, or a parameter missing from ``values``, becomes a message in the
@@ -117,7 +122,8 @@ def figure(
 
     In presenter mode, with a ``height``, the figure is laid out for a box :data:`BOX_WIDTH` wide and at most
     ``height`` px tall (:func:`fit_to_box`), so that it fits the projected screen beside other things.
-    ``with_notes=False`` leaves its notes to the caller (:func:`notes`)."""
+    ``with_notes=False`` leaves its notes to the caller (:func:`notes`). ``sweep`` (a lesson step's, "base:1e4..1e6:12")
+    plays the figure through it, in place of the page's sweep (``ui.sweep_view``)."""
     spec = registry.get_spec(figure_id)
     slot = st.empty()
     try:
@@ -137,7 +143,10 @@ def figure(
     config = {**MODEBAR, "toImageButtonOptions": camera_options(result, stem)}
     projected = presenter.active()  # a projector is no phone; its screen holds the figure, not the menus under it
     drawn = result.figure if projected else shown
-    if projected and height is not None:
+    swept = sweep_view.swept_figure(spec, params, style_on_screen(), FIGURES.get_or_build, given=sweep)
+    if swept is not None:  # the sweep's animation in the still figure's place, laid out for the same screen
+        drawn = swept.figure if projected else sweep_view.on_screen(swept, SCREENS[screen_kind()])
+    elif projected and height is not None:
         key = (*_cache_key(figure_id, params), "box", BOX_WIDTH, height)
         drawn = FIGURES.get_or_build(key, lambda: fit_to_box(result.figure, style_on_screen(), BOX_WIDTH, height))
     slot.plotly_chart(drawn, theme=None, width="stretch", config=config, key=f"chart-{figure_id}")
@@ -146,6 +155,7 @@ def figure(
         notes(result)
     if not projected:
         export_menu(figure_id, result, stem)
+        sweep_view.sweep_box(spec, params)
         code_expander(figure_id, params)
     return result
 

@@ -1,0 +1,235 @@
+"""Sweeps in the app: under each figure, a closed *Sweep* box to animate one of its numeric parameters; the sweep
+held in the session and in the link (``&sweep=base:10000..1000000:12``); the swept figure drawn as one Plotly
+animation (``drawing.animate``) that starts playing at frame 1, its frames switched in the browser.
+
+A sweep plays on the figure whose box started it (``&sweep_figure=``), or, from a link naming no figure, on the first
+figure of the page that takes its parameter. A bad sweep (from the box or a link) is
+said next to the box or at the top of the page, and the still figure is kept. In presenter mode the space bar plays
+and pauses the first swept figure on the screen.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from posenc import i18n
+from posenc.drawing import registry
+from posenc.drawing.animate import SweepResult, animate
+from posenc.drawing.params import PARAMS
+from posenc.drawing.sweep import DEFAULT_FRAMES, MAX_FRAMES, MIN_FRAMES, NUMERIC_KINDS, Sweep, check_sweep, parse_sweep
+from posenc.i18n import _
+from posenc.ui import echo, link, presenter, run_marker
+
+KEY = "sweep"  # session state and link: the active sweep as text
+FIGURE_KEY = "sweep_figure"  # session state and link: the figure the sweep was started on (None: the first that can)
+ERROR = "_sweep_error"  # session state: why the last sweep asked for was refused
+TAKEN = "_sweep_taken"  # session state: (run, figure) that played a sweep naming no figure
+
+# Plays a swept chart once it is drawn (a click on its ▶ button: Plotly's own animation, in the browser), once per
+# chart and sweep; and, once per page, the space bar in presenter mode plays or pauses the first swept chart.
+SCRIPT = """<script data-posenc-sweep>
+(() => {
+  const sweeps = window.posencSweeps || (window.posencSweeps = { played: {}, playing: null, keys: false });
+  const at = %s;
+  sweeps.presenter = at.presenter;
+  const buttons = (chart) => chart ? chart.querySelectorAll(".updatemenu-button") : [];
+  const press = (button) => button && button.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+  const play = (frames) => {
+    const chart = document.querySelector(".st-key-" + at.chart);
+    const found = buttons(chart);
+    if (found.length < 2) return void (frames > 0 && requestAnimationFrame(() => play(frames - 1)));
+    press(found[0]);
+    sweeps.playing = at.chart;
+  };
+  if (sweeps.played[at.chart] !== at.sweep) {
+    sweeps.played[at.chart] = at.sweep;
+    play(600);
+  }
+  if (!sweeps.keys) {
+    sweeps.keys = true;
+    document.addEventListener("keydown", (event) => {
+      const target = event.target;
+      if (event.key !== " " || event.altKey || event.ctrlKey || event.metaKey || !sweeps.presenter
+          || (target instanceof HTMLElement && target.closest("input, textarea, select, [contenteditable]"))) return;
+      const swept = document.querySelector('[class*="st-key-chart-"] .updatemenu-button');
+      const chart = swept && swept.closest('[class*="st-key-chart-"]');
+      if (!chart) return;
+      event.preventDefault();
+      const [playButton, pauseButton] = buttons(chart);
+      const key = [...chart.classList].find((name) => name.startsWith("st-key-chart-"));
+      if (sweeps.playing === key?.slice(7)) { press(pauseButton); sweeps.playing = null; }
+      else { press(playButton); sweeps.playing = key?.slice(7); }
+    }, true);
+  }
+})();
+</script>
+<style>[data-testid="stElementContainer"]:has(script[data-posenc-sweep]) { display: none; }</style>"""
+
+
+def active() -> Sweep | None:
+    """The sweep this session plays (first read from the link), or None. A malformed one from a link is dropped,
+    and said."""
+    if KEY not in st.session_state:
+        st.session_state[KEY] = st.query_params.get(KEY) or None
+    text = st.session_state.get(KEY)
+    if not text:
+        return None
+    try:
+        return parse_sweep(text)
+    except ValueError as error:
+        st.session_state[ERROR] = str(error)
+        stop()
+        return None
+
+
+def stop() -> None:
+    """Back to the still figures."""
+    st.session_state[KEY] = st.session_state[FIGURE_KEY] = None
+    link.drop(KEY)
+    link.drop(FIGURE_KEY)
+
+
+def start(text: str, figure_id: str) -> None:
+    """Play ``text`` on figure ``figure_id`` (both in the link)."""
+    st.session_state[KEY], st.session_state[FIGURE_KEY] = text, figure_id
+    st.session_state.pop(ERROR, None)
+    link.put(KEY, text)
+    link.put(FIGURE_KEY, figure_id)
+
+
+def for_figure(spec: registry.FigureSpec) -> Sweep | None:
+    """The active sweep if it plays on figure ``spec``: the figure it was started on, or, for a link naming none,
+    the first figure of the run that takes its parameter (one animation per page, not one per figure)."""
+    sweep = active()
+    if sweep is None or sweep.param not in spec.params:
+        return None
+    if FIGURE_KEY not in st.session_state:
+        st.session_state[FIGURE_KEY] = st.query_params.get(FIGURE_KEY) or None
+    target = st.session_state.get(FIGURE_KEY)
+    if target:
+        return sweep if target == spec.id else None
+    run = st.session_state.get(run_marker.COUNT, 0)
+    taken = st.session_state.get(TAKEN)
+    if taken is not None and taken[0] == run and taken[1] != spec.id:
+        return None
+    st.session_state[TAKEN] = (run, spec.id)
+    return sweep
+
+
+def swept_figure(
+    spec: registry.FigureSpec, params: Mapping[str, Any], style: str, build_cached, *, given: str | None = None
+) -> SweepResult | None:
+    """The animation of ``spec`` for the sweep ``given`` (a lesson step's), else the page's active one (cached by
+    ``build_cached(key, build)``), or None without one. A sweep the figure refuses is said above it, and None
+    returned (the still figure is drawn)."""
+    sweep = parse_sweep(given) if given else for_figure(spec)
+    if sweep is None:
+        return None
+    try:
+        check_sweep(sweep, spec.id)
+    except ValueError as error:
+        echo.warning(_("Sweep not played: {error}").format(error=error), icon="⚠️")
+        return None
+    language = i18n.current()
+    key = ("sweep", spec.id, json.dumps(dict(params), sort_keys=True, default=list), style, language, sweep.to_url())
+
+    def build() -> SweepResult:
+        with i18n.language(language):
+            return animate(spec.id, params, sweep, style=style)
+
+    with st.spinner(_("Computing {frames} frames of {title}…").format(frames=sweep.frames, title=_(spec.title))):
+        result = build_cached(key, build)
+    for note in result.notes:
+        st.caption(echo.plain(note, most=None))
+    at = {"chart": f"chart-{spec.id}", "sweep": sweep.to_url(), "presenter": presenter.active()}
+    st.html(SCRIPT % json.dumps(at), unsafe_allow_javascript=True)
+    return result
+
+
+def on_screen(result: SweepResult, fit) -> go.Figure:
+    """The animation laid out for the reader's screen by ``fit`` (the still figures' layout), frames kept."""
+    figure = fit(go.Figure(result.figure))
+    figure.frames = result.figure.frames
+    return figure
+
+
+def numeric_params(spec: registry.FigureSpec) -> list[str]:
+    return [name for name in spec.params if PARAMS[name].kind in NUMERIC_KINDS]
+
+
+def sweep_box(spec: registry.FigureSpec, params: Mapping[str, Any]) -> None:
+    """A closed *Sweep* box under figure ``spec``: a numeric parameter, from, to, frames, Play and Stop. Its
+    controls are drawn only while it is open."""
+    names = numeric_params(spec)
+    if not names:
+        return
+    playing = for_figure(spec)
+    box = st.expander(
+        _("Sweep: animate a parameter"),
+        expanded=False,
+        key=f"sweep-box-{spec.id}",
+        on_change="rerun",
+    )
+    if not box.open:
+        return
+    with box:
+        _sweep_form(spec, params, names, playing)
+
+
+def _sweep_form(spec: registry.FigureSpec, params: Mapping[str, Any], names: list[str], playing: Sweep | None) -> None:
+    columns = st.columns([3, 2, 2, 2])
+    start_name = playing.param if playing else ("base" if "base" in names else names[0])
+    name = columns[0].selectbox(
+        _("Parameter"),
+        names,
+        index=names.index(start_name),
+        format_func=lambda n: f"{_(PARAMS[n].label)} ({n})",
+        key=f"sweep-param-{spec.id}",
+    )
+    param = PARAMS[name]
+    first, last = _range_for(name, params.get(name, param.default))
+    if playing and playing.param == name:
+        first, last = playing.start, playing.stop
+    step = None if param.kind == "float" else 1
+    kind = float if param.kind == "float" else int
+    low = columns[1].number_input(_("From"), value=kind(first), step=step, key=f"sweep-from-{spec.id}-{name}")
+    high = columns[2].number_input(_("To"), value=kind(last), step=step, key=f"sweep-to-{spec.id}-{name}")
+    frames = columns[3].number_input(
+        _("Frames"),
+        min_value=MIN_FRAMES,
+        max_value=MAX_FRAMES,
+        value=playing.frames if playing else DEFAULT_FRAMES,
+        step=1,
+        key=f"sweep-frames-{spec.id}",
+    )
+    spacing = _("logarithmic") if param.log else _("linear")
+    st.caption(_("Frames are spaced {spacing}ally, as this parameter's own scale is.").format(spacing=spacing))
+    play, halt = st.columns(2)
+    if play.button(_("▶ Play the sweep"), key=f"sweep-play-{spec.id}", type="primary"):
+        sweep = Sweep(name, float(low), float(high), int(frames))
+        try:
+            check_sweep(sweep, spec.id)
+        except ValueError as error:
+            st.session_state[ERROR] = str(error)
+        else:
+            start(sweep.to_url(), spec.id)
+            st.rerun()
+    if halt.button(_("■ Back to the still figure"), key=f"sweep-stop-{spec.id}", disabled=playing is None):
+        stop()
+        st.rerun()
+    if st.session_state.get(ERROR):
+        st.error(echo.plain(st.session_state[ERROR], most=None), icon="🚫")
+
+
+def _range_for(name: str, value: Any) -> tuple[float, float]:
+    """A first range for ``name``: from its value to 100 times it (a decades parameter), else its whole range."""
+    param = PARAMS[name]
+    low, high = param.minimum, param.maximum
+    if param.log and value and value > 0:
+        return float(value), float(min(high, value * 100))
+    return float(low), float(min(high, max(value * 4, low + 1)) if value else high)
