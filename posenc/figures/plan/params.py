@@ -17,9 +17,9 @@ DEFAULT_TARGET = 131072
 METHOD_LABELS = {
     "linear": N_("linear (PI)"),
     "dynamic": N_("dynamic NTK"),
-    "yarn": "YaRN",
-    "llama3": "Llama 3.1",
-    "longrope": "LongRoPE",
+    "yarn": N_("YaRN"),
+    "llama3": N_("Llama 3.1"),
+    "longrope": N_("LongRoPE"),
     "base": N_("a larger base (no scaling)"),
 }
 """Each method's name on the page (the method names themselves stay as they are)."""
