@@ -27,7 +27,7 @@ from posenc.drawing.phone_fit import PLOTLY_HEIGHT, SCREENS
 from posenc.drawing.text_wrap import unwrapped_title, wrap
 from posenc.drawing.theme import BASE_FONT_SIZE, DARK_SCREEN_STYLE, SIZES, TEMPLATE_MARGIN, apply_style, screen_size
 from posenc.i18n import _
-from posenc.ui import echo, presenter, run_marker, state, sweep_view
+from posenc.ui import echo, presenter, run_marker, state, sweep_box, sweep_view
 from posenc.ui.export_menu import export_menu
 
 MODEBAR = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
@@ -155,7 +155,7 @@ def figure(
         notes(result)
     if not projected:
         export_menu(figure_id, result, stem)
-        sweep_view.sweep_box(spec, params)
+        sweep_box.sweep_box(spec, params, swept)
         code_expander(figure_id, params)
     return result
 

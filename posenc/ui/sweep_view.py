@@ -1,6 +1,6 @@
-"""Sweeps in the app: under each figure, a closed *Sweep* box to animate one of its numeric parameters; the sweep
-held in the session and in the link (``&sweep=base:10000..1000000:12``); the swept figure drawn as one Plotly
-animation (``drawing.animate``) that starts playing at frame 1, its frames switched in the browser.
+"""Sweeps in the app: under each figure, a closed *Sweep* box (:mod:`ui.sweep_box`) to animate one of its numeric
+parameters; the sweep held in the session and in the link (``&sweep=base:10000..1000000:12``); the swept figure drawn
+as one Plotly animation (``drawing.animate``) that starts playing at frame 1, its frames switched in the browser.
 
 A sweep plays on the figure whose box started it (``&sweep_figure=``), or, from a link naming no figure, on the first
 figure of the page that takes its parameter. A bad sweep (from the box or a link) is
@@ -20,8 +20,7 @@ import streamlit as st
 from posenc import i18n
 from posenc.drawing import registry
 from posenc.drawing.animate import SweepResult, animate
-from posenc.drawing.params import PARAMS
-from posenc.drawing.sweep import DEFAULT_FRAMES, MAX_FRAMES, MIN_FRAMES, NUMERIC_KINDS, Sweep, check_sweep, parse_sweep
+from posenc.drawing.sweep import Sweep, check_sweep, parse_sweep
 from posenc.i18n import _
 from posenc.ui import echo, link, presenter, run_marker
 
@@ -156,80 +155,3 @@ def on_screen(result: SweepResult, fit) -> go.Figure:
     figure = fit(go.Figure(result.figure))
     figure.frames = result.figure.frames
     return figure
-
-
-def numeric_params(spec: registry.FigureSpec) -> list[str]:
-    return [name for name in spec.params if PARAMS[name].kind in NUMERIC_KINDS]
-
-
-def sweep_box(spec: registry.FigureSpec, params: Mapping[str, Any]) -> None:
-    """A closed *Sweep* box under figure ``spec``: a numeric parameter, from, to, frames, Play and Stop. Its
-    controls are drawn only while it is open."""
-    names = numeric_params(spec)
-    if not names:
-        return
-    playing = for_figure(spec)
-    box = st.expander(
-        _("Sweep: animate a parameter"),
-        expanded=False,
-        key=f"sweep-box-{spec.id}",
-        on_change="rerun",
-    )
-    if not box.open:
-        return
-    with box:
-        _sweep_form(spec, params, names, playing)
-
-
-def _sweep_form(spec: registry.FigureSpec, params: Mapping[str, Any], names: list[str], playing: Sweep | None) -> None:
-    columns = st.columns([3, 2, 2, 2])
-    start_name = playing.param if playing else ("base" if "base" in names else names[0])
-    name = columns[0].selectbox(
-        _("Parameter"),
-        names,
-        index=names.index(start_name),
-        format_func=lambda n: f"{_(PARAMS[n].label)} ({n})",
-        key=f"sweep-param-{spec.id}",
-    )
-    param = PARAMS[name]
-    first, last = _range_for(name, params.get(name, param.default))
-    if playing and playing.param == name:
-        first, last = playing.start, playing.stop
-    step = None if param.kind == "float" else 1
-    kind = float if param.kind == "float" else int
-    low = columns[1].number_input(_("From"), value=kind(first), step=step, key=f"sweep-from-{spec.id}-{name}")
-    high = columns[2].number_input(_("To"), value=kind(last), step=step, key=f"sweep-to-{spec.id}-{name}")
-    frames = columns[3].number_input(
-        _("Frames"),
-        min_value=MIN_FRAMES,
-        max_value=MAX_FRAMES,
-        value=playing.frames if playing else DEFAULT_FRAMES,
-        step=1,
-        key=f"sweep-frames-{spec.id}",
-    )
-    spacing = _("logarithmic") if param.log else _("linear")
-    st.caption(_("Frames are spaced {spacing}ally, as this parameter's own scale is.").format(spacing=spacing))
-    play, halt = st.columns(2)
-    if play.button(_("▶ Play the sweep"), key=f"sweep-play-{spec.id}", type="primary"):
-        sweep = Sweep(name, float(low), float(high), int(frames))
-        try:
-            check_sweep(sweep, spec.id)
-        except ValueError as error:
-            st.session_state[ERROR] = str(error)
-        else:
-            start(sweep.to_url(), spec.id)
-            st.rerun()
-    if halt.button(_("■ Back to the still figure"), key=f"sweep-stop-{spec.id}", disabled=playing is None):
-        stop()
-        st.rerun()
-    if st.session_state.get(ERROR):
-        st.error(echo.plain(st.session_state[ERROR], most=None), icon="🚫")
-
-
-def _range_for(name: str, value: Any) -> tuple[float, float]:
-    """A first range for ``name``: from its value to 100 times it (a decades parameter), else its whole range."""
-    param = PARAMS[name]
-    low, high = param.minimum, param.maximum
-    if param.log and value and value > 0:
-        return float(value), float(min(high, value * 100))
-    return float(low), float(min(high, max(value * 4, low + 1)) if value else high)

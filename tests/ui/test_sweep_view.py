@@ -49,6 +49,8 @@ def test_the_box_starts_a_sweep_on_its_own_figure_and_stops_it():
     assert len(spec["frames"]) == 5 and at.query_params["sweep"] == "base:10000..100000:5"
     assert at.query_params["sweep_figure"] == "rope-wavelengths"
     assert "wavelength" in spec["layout"]["title"]["text"].lower()
+    for fmt in ("gif", "mp4", "html", "png"):  # its files, each made when clicked
+        control(at, f"sweep-download-rope-wavelengths-{fmt}")
     control(at, "sweep-stop-rope-wavelengths").click().run()
     assert animated(at) == [] and "sweep" not in at.query_params
 
@@ -70,3 +72,17 @@ def test_a_lesson_step_plays_its_sweep():
     (spec,) = animated(at)
     labels = [step["label"] for step in spec["layout"]["sliders"][0]["steps"]]
     assert labels[0] == "1" and labels[-1] == "32"
+
+
+def test_the_animated_html_download_is_the_offline_animation():
+    from posenc import figures  # noqa: F401
+    from posenc.drawing import registry
+    from posenc.drawing.animate import animate
+    from posenc.drawing.sweep import parse_sweep
+    from posenc.ui.sweep_box import _file
+
+    params, _ = registry.resolve_params("rope-wavelengths", {})
+    swept = animate("rope-wavelengths", params, parse_sweep("base:10000..1000000:3"))
+    html = _file(swept, "html", "screen", "screen").decode()
+    assert html.count('"name":"') >= 3 or html.count('"name": "') >= 3
+    assert "<html" in html[:2000]
