@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from posenc.figures.plan import tables
-from posenc.figures.plan.model import custom_model, figure_values
+from posenc.figures.plan.model import custom_model, figure_values, hub_id
 from posenc.figures.plan.params import ALL_RUNTIMES, RUNTIME_LABELS
 from posenc.figures.plan.texts import METHOD_NOTES, finding_text
 from posenc.figures.plan.wavelengths import method_label
@@ -24,14 +24,14 @@ PASTE_LABELS = {
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def planned(model_key: str, _model, target: int, method: str, original: int, runtime: str):
+def planned(model_key: str, _model, target: int, method: str, original: int, runtime: str, model_id: str | None):
     """The plan, once per (model, target, method, original, runtime) in this process; ``model_key`` names the
     model (its repr), which the cache hashes in place of the model itself."""
     runtime = None if runtime == ALL_RUNTIMES else runtime
-    return plan_extension(_model, target, method, original=original or None, runtime=runtime)
+    return plan_extension(_model, target, method, model_id=model_id, original=original or None, runtime=runtime)
 
 
-st.title(_("🧭 Plan an extension: settings for a longer context"))
+st.title(_("🧭 Plan a context extension"))
 with about():
     st.markdown(
         _(
@@ -71,7 +71,7 @@ if model.scheme not in ("rope", "mrope"):
 else:
     try:
         with st.spinner(_("Planning…")):
-            plan = planned(repr(model), model, target, method, original, runtime)
+            plan = planned(repr(model), model, target, method, original, runtime, hub_id(model))
     except ValueError as error:
         st.error(_("No plan for these settings: {error}").format(error=echo.plain(str(error), most=None)), icon="🚫")
 
@@ -105,7 +105,8 @@ def settings_to_paste() -> None:
         if name not in shown:
             continue
         st.markdown("**" + _(shown[name]) + "**")
-        st.code(text, language="json" if name.startswith("config.json") else "bash")
+        config = name.startswith("config.json")
+        st.code(text, language="json" if config else "bash", wrap_lines=not config)
     st.caption(
         _("The model id in the commands is {model_id}: put the repository or path you serve instead.").format(
             model_id=plan.model_id
@@ -114,6 +115,7 @@ def settings_to_paste() -> None:
 
 
 def numbers() -> None:
+    st.markdown("**" + _("The base rules for T = {target:,}").format(target=plan.target) + "**")
     st.table(pd.DataFrame(tables.rule_rows(plan)).set_index(tables.column("rule")))
     st.markdown(
         _(

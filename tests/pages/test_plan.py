@@ -33,7 +33,7 @@ def test_the_page_opens_on_a_plan_at_its_defaults():
 def test_the_link_opens_the_plan_it_names_with_its_blocks_and_checks():
     at = open_page("plan", LINK)
     assert_healthy(at)
-    plan = plan_extension(PRESETS["llama-3.1-8b"], 262144, "yarn")
+    plan = plan_extension(PRESETS["llama-3.1-8b"], 262144, "yarn", model_id="meta-llama/Llama-3.1-8B")
     assert titles(at) == ["YaRN: wavelength per pair, L = 8,192 → T = 262,144 (s = 32)"]
     config = json.loads(_codes(at)[0])
     assert config["rope_scaling"] == {"rope_type": "yarn", "factor": 32.0, "original_max_position_embeddings": 8192}

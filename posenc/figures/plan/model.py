@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -71,6 +72,13 @@ def custom_model(values: Mapping[str, Any]) -> ModelPreset:
     defaults = {name: PARAMS[name].default for name in MODEL_PARAMS}
     plain = {"rope_type": "default", "original_max_position_embeddings": CUSTOM_ORIGINAL}
     return model_from_params({**defaults, **values, **plain})
+
+
+def hub_id(model: ModelPreset) -> str | None:
+    """The Hugging Face repository a model's source names first ("meta-llama/Llama-3.1-8B config.json on the
+    Hugging Face hub" -> "meta-llama/Llama-3.1-8B"), for the serving commands; None when it names none."""
+    first = model.source.split(" ", 1)[0]
+    return first if re.fullmatch(r"[\w.-]+/[\w.-]+", first) else None
 
 
 def figure_values(model: ModelPreset, target: int, method: str, original: int) -> dict[str, Any]:

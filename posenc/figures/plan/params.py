@@ -71,7 +71,7 @@ register_param(
         "original",
         "int",
         0,
-        N_("Original length L (0 = the model's own)"),
+        N_("Original length L"),
         0,
         MAX_TARGET,
         help=N_(
