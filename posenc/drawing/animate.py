@@ -24,7 +24,7 @@ from posenc.i18n import _
 
 MAX_SWEEP_BYTES = 3_000_000
 """Most JSON one swept figure sends to the browser (the issue's budget: 3 MB at a page's defaults)."""
-SLIDER_ROOM = 110  # pixels under the plot for the slider and the play button
+SLIDER_ROOM = 100  # pixels above the plot for the slider (its value, its rail, its labels) and the play button
 _PAD = 0.03  # share of a linear axis' span added on each side
 
 
@@ -60,7 +60,7 @@ def animate(
     """The sweep as one animated figure (see the module's docstring), fewer frames when over ``budget`` bytes."""
     values, results = build_frames(figure_id, params, sweep, style=style)
     hold_still([result.figure for result in results])
-    figure = assemble(results, values, sweep)
+    figure = assemble([result.figure for result in results], values, sweep)
     notes: list[str] = []
     size = len(figure.to_json())
     if size > budget and len(values) > 2:
@@ -69,7 +69,7 @@ def animate(
         note = _("{frames} frames would send {size:.1f} MB, more than the {budget:.0f} MB a page holds: {kept} shown")
         notes.append(note.format(frames=len(values), size=size / 1e6, budget=budget / 1e6, kept=len(chosen)))
         values, results = [values[k] for k in chosen], [results[k] for k in chosen]
-        figure = assemble(results, values, sweep)
+        figure = assemble([result.figure for result in results], values, sweep)
     return SweepResult(figure, figure_id, sweep, values, results, notes)
 
 
@@ -103,45 +103,39 @@ def hold_still(figures: list[go.Figure]) -> None:
                     fig.layout[name].update(cmin=z_range[0], cmax=z_range[1], cauto=False)
 
 
-def assemble(results: list[FigureResult], values: list, sweep: Sweep) -> go.Figure:
-    """The first frame's figure with every frame attached, a slider naming each value, and play / pause."""
-    most = max(len(result.figure.data) for result in results)
+def assemble(figures: list[go.Figure], values: list, sweep: Sweep) -> go.Figure:
+    """The first frame's figure with every frame attached, and above the plot a slider naming each value, with
+    play / pause beside it (above: under the plot sit the axis title and often the legend)."""
+    most = max(len(figure.data) for figure in figures)
     frames = []
-    for k, result in enumerate(results):
-        data = list(result.figure.data) + [_empty() for _ in range(most - len(result.figure.data))]
-        layout = result.figure.layout
+    for k, figure in enumerate(figures):
+        data = list(figure.data) + [_empty() for _ in range(most - len(figure.data))]
+        layout = figure.layout
         frame_layout = {"title": layout.title, "shapes": layout.shapes, "annotations": layout.annotations}
         frames.append(go.Frame(name=str(k), data=data, layout=frame_layout))
-    first = go.Figure(results[0].figure)
+    first = go.Figure(figures[0])
     first.add_traces([_empty() for _ in range(most - len(first.data))])
     first.frames = frames
-    label = sweep.spec.label
+    step = {"mode": "immediate", "frame": {"duration": 0, "redraw": True}, "transition": {"duration": 0}}
     steps = [
-        {
-            "method": "animate",
-            "label": value_text(value),
-            "args": [
-                [str(k)],
-                {"mode": "immediate", "frame": {"duration": 0, "redraw": True}, "transition": {"duration": 0}},
-            ],
-        }
-        for k, value in enumerate(values)
+        {"method": "animate", "label": value_text(value), "args": [[str(k)], step]} for k, value in enumerate(values)
     ]
-    height = (first.layout.height or 450) + SLIDER_ROOM
-    bottom = (first.layout.margin.b or 40) + SLIDER_ROOM
+    play = {"frame": {"duration": 700, "redraw": True}, "fromcurrent": True, "transition": {"duration": 0}}
+    font = first.layout.font.size or 14
     first.update_layout(
-        height=height,
-        margin={"b": bottom},
+        height=(first.layout.height or 450) + SLIDER_ROOM,
+        margin={"t": (first.layout.margin.t or 60) + SLIDER_ROOM},
         sliders=[
             {
                 "active": 0,
                 "steps": steps,
-                "currentvalue": {"prefix": f"{_(label)} = "},
-                "x": 0.12,
-                "len": 0.88,
-                "y": 0,
-                "yanchor": "top",
-                "pad": {"t": 60},
+                "currentvalue": {"prefix": f"{_(sweep.spec.label)} = ", "font": {"size": font}},
+                "font": {"size": max(10, font - 2)},
+                "x": 0.1,
+                "len": 0.9,
+                "y": 1.0,
+                "yanchor": "bottom",
+                "pad": {"t": 0, "b": 12},
             }
         ],
         updatemenus=[
@@ -149,22 +143,14 @@ def assemble(results: list[FigureResult], values: list, sweep: Sweep) -> go.Figu
                 "type": "buttons",
                 "direction": "left",
                 "x": 0.0,
-                "y": 0,
+                "y": 1.0,
                 "xanchor": "left",
-                "yanchor": "top",
-                "pad": {"t": 70},
+                "yanchor": "bottom",
+                "pad": {"b": 30},
                 "showactive": False,
                 "buttons": [
-                    {
-                        "label": "▶",
-                        "method": "animate",
-                        "args": [None, {"frame": {"duration": 700, "redraw": True}, "fromcurrent": True}],
-                    },
-                    {
-                        "label": "⏸",
-                        "method": "animate",
-                        "args": [[None], {"mode": "immediate", "frame": {"duration": 0, "redraw": False}}],
-                    },
+                    {"label": "▶", "method": "animate", "args": [None, play]},
+                    {"label": "⏸", "method": "animate", "args": [[None], {**step, "frame": {"duration": 0}}]},
                 ],
             }
         ],

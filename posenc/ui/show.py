@@ -19,6 +19,7 @@ import streamlit as st
 
 from posenc import i18n
 from posenc.drawing import code, registry
+from posenc.drawing.animate import SLIDER_ROOM
 from posenc.drawing.cache import BoundedCache, budget_from_environment
 from posenc.drawing.common import placeholder
 from posenc.drawing.export_grid import respace
@@ -145,7 +146,10 @@ def figure(
     drawn = result.figure if projected else shown
     swept = sweep_view.swept_figure(spec, params, style_on_screen(), FIGURES.get_or_build, given=sweep)
     if swept is not None:  # the sweep's animation in the still figure's place, laid out for the same screen
-        drawn = swept.figure if projected else sweep_view.on_screen(swept, SCREENS[screen_kind()])
+        drawn = FIGURES.get_or_build(
+            (*_cache_key(figure_id, params), "sweep", swept.sweep.to_url(), projected, height),
+            lambda: sweep_view.on_screen(swept, _sweep_fit(projected, height)),
+        )
     elif projected and height is not None:
         key = (*_cache_key(figure_id, params), "box", BOX_WIDTH, height)
         drawn = FIGURES.get_or_build(key, lambda: fit_to_box(result.figure, style_on_screen(), BOX_WIDTH, height))
@@ -158,6 +162,14 @@ def figure(
         sweep_box.sweep_box(spec, params, swept)
         code_expander(figure_id, params)
     return result
+
+
+def _sweep_fit(projected: bool, height: int | None):
+    """How each frame of a sweep is laid out: as the still figure is on this screen; in a lesson's box, less the
+    slider's room."""
+    if projected and height is not None:
+        return lambda fig: fit_to_box(fig, style_on_screen(), BOX_WIDTH, height - SLIDER_ROOM)
+    return (lambda fig: fig) if projected else SCREENS[screen_kind()]
 
 
 def notes(result: registry.FigureResult) -> None:

@@ -19,7 +19,7 @@ import streamlit as st
 
 from posenc import i18n
 from posenc.drawing import registry
-from posenc.drawing.animate import SweepResult, animate
+from posenc.drawing.animate import SweepResult, animate, assemble
 from posenc.drawing.sweep import Sweep, check_sweep, parse_sweep
 from posenc.i18n import _
 from posenc.ui import echo, link, presenter, run_marker
@@ -38,16 +38,25 @@ SCRIPT = """<script data-posenc-sweep>
   sweeps.presenter = at.presenter;
   const buttons = (chart) => chart ? chart.querySelectorAll(".updatemenu-button") : [];
   const press = (button) => button && button.dispatchEvent(new MouseEvent("click", { bubbles: true }));
-  const play = (frames) => {
-    const chart = document.querySelector(".st-key-" + at.chart);
-    const found = buttons(chart);
-    if (found.length < 2) return void (frames > 0 && requestAnimationFrame(() => play(frames - 1)));
-    press(found[0]);
+  // Pressed only once the chart is settled: its frames all added and no redraw pending, the same plot two painted
+  // frames apart. Pressed while Plotly still replaces the "Computing…" frame, the animation runs on a state the new
+  // plot drops, and ⏸ can no longer stop it.
+  const settled = (chart) => {
+    const gd = chart && chart.querySelector(".js-plotly-plot");
+    const frames = gd && gd._transitionData && gd._transitionData._frames;
+    return gd && buttons(chart).length >= 2 && frames && frames.length >= at.frames
+      && (!gd._promises || gd._promises.length === 0) ? gd : null;
+  };
+  const play = (frames, gdBefore, steady) => {  // steady: painted frames the same settled plot has lasted
+    const gd = settled(document.querySelector(".st-key-" + at.chart));
+    const count = gd && gd === gdBefore ? steady + 1 : 0;
+    if (count < 3) return void (frames > 0 && requestAnimationFrame(() => play(frames - 1, gd, count)));
+    press(buttons(gd.closest(".st-key-" + at.chart))[0]);
     sweeps.playing = at.chart;
   };
   if (sweeps.played[at.chart] !== at.sweep) {
     sweeps.played[at.chart] = at.sweep;
-    play(600);
+    play(1200, null, 0);
   }
   if (!sweeps.keys) {
     sweeps.keys = true;
@@ -145,13 +154,17 @@ def swept_figure(
         result = build_cached(key, build)
     for note in result.notes:
         st.caption(echo.plain(note, most=None))
-    at = {"chart": f"chart-{spec.id}", "sweep": sweep.to_url(), "presenter": presenter.active()}
+    at = {
+        "chart": f"chart-{spec.id}",
+        "sweep": sweep.to_url(),
+        "frames": len(result.values),
+        "presenter": presenter.active(),
+    }
     st.html(SCRIPT % json.dumps(at), unsafe_allow_javascript=True)
     return result
 
 
 def on_screen(result: SweepResult, fit) -> go.Figure:
-    """The animation laid out for the reader's screen by ``fit`` (the still figures' layout), frames kept."""
-    figure = fit(go.Figure(result.figure))
-    figure.frames = result.figure.frames
-    return figure
+    """The animation of frames each laid out by ``fit`` (the still figures' layout for this screen: titles wrapped
+    for a phone, a lesson's box), so that every frame's title fits as the still one does."""
+    return assemble([fit(go.Figure(frame.figure)) for frame in result.frames], result.values, result.sweep)
