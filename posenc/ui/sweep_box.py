@@ -74,8 +74,11 @@ def _sweep_form(spec: registry.FigureSpec, params: Mapping[str, Any], names: lis
         step=1,
         key=f"sweep-frames-{spec.id}",
     )
-    spacing = _("logarithmic") if param.log else _("linear")
-    st.caption(_("Frames are spaced {spacing}ally, as this parameter's own scale is.").format(spacing=spacing))
+    st.caption(
+        _("The frames are spaced geometrically: this parameter spans decades.")
+        if param.log
+        else _("The frames are spaced evenly.")
+    )
     play, halt = st.columns(2)
     if play.button(_("▶ Play the sweep"), key=f"sweep-play-{spec.id}", type="primary"):
         sweep = Sweep(name, float(low), float(high), int(frames))
