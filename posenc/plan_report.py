@@ -15,6 +15,7 @@ from typing import Any
 from posenc.config_command import plain
 from posenc_core.plan import MethodPlan, Pair, Plan
 from posenc_core.plan.paste import RUNTIMES
+from posenc_core.plan.rules import NO_SMALLEST_BASE
 
 CONFIG_BLOCKS = ("config.json", "config.json (transformers 5)")
 """The paste blocks that are config.json keys (JSON objects); the others are command lines."""
@@ -100,7 +101,7 @@ def _checks(plan: Plan) -> list[str]:
 
 def _rules(plan: Plan) -> list[str]:
     rules = plan.rules
-    men = "not computed past 4M tokens" if rules["men"] is None else f"{rules['men']:,.0f}"
+    men = NO_SMALLEST_BASE if rules["men"] is None else f"{rules['men']:,.0f}"
     liu = "none (every pair is longer than L)" if rules["liu"] is None else f"{rules['liu']:,.0f}"
     return [
         f"Base rules (d = {plan.rotary_dim}, b = {plan.base:,.0f}, s = T/L = {plan.target / plan.original:g}):",

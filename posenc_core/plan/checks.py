@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from posenc_core.plan.paste import IMPLEMENTED, RUNTIMES
+from posenc_core.plan.rules import NO_SMALLEST_BASE
 
 if TYPE_CHECKING:
     from posenc_core.plan.plan import Plan
@@ -157,7 +158,7 @@ def check_bound(plan: Plan) -> list[Finding]:
     m, lowest = plan.chosen.lowest_bound
     if lowest >= 0:
         return []
-    smallest = "not computed past 4M tokens" if plan.rules["men"] is None else f"{plan.rules['men']:,.0f}"
+    smallest = NO_SMALLEST_BASE if plan.rules["men"] is None else f"{plan.rules['men']:,.0f}"
     values = {"lowest": lowest, "m": m, "target": plan.target, "smallest": smallest}
     own_m, own = plan.own_lowest_bound
     if own < 0:

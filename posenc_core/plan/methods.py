@@ -20,8 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from posenc_core.models.preset_type import ModelPreset
-from posenc_core.plan.rules import share_base
-from posenc_core.rope.bounds import MAX_BOUND_CONTEXT, min_base_for_context
+from posenc_core.plan.rules import men_base, share_base
 
 
 @dataclass(frozen=True)
@@ -106,8 +105,9 @@ def plan_base(model: ModelPreset, original: int, target: int, factor: float) -> 
     smallest base for T and the share rule, rounded up to three significant digits, never below the model's."""
     rotary_dim = model.rotary_dim
     wanted = share_base(model.rope_theta, original, target)
-    if target <= MAX_BOUND_CONTEXT:
-        wanted = max(wanted, min_base_for_context(target, rotary_dim))
+    smallest = men_base(target, rotary_dim)
+    if smallest is not None:
+        wanted = max(wanted, smallest)
     return Settings(
         _block(model, "default") if model.mrope_section else None, max(model.rope_theta, _round_up(wanted)), target
     )

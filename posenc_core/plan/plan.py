@@ -30,7 +30,6 @@ from posenc_core.plan import rules
 from posenc_core.plan.checks import Finding, run_checks
 from posenc_core.plan.methods import PLAN_METHODS, Settings
 from posenc_core.plan.paste import RUNTIMES, paste_blocks
-from posenc_core.rope.bounds import MAX_BOUND_CONTEXT, min_base_for_context
 from posenc_core.rope.scaling import inv_freq
 
 MAX_TARGET = 2**24
@@ -218,7 +217,7 @@ def _base_rules(model: ModelPreset, rotary_dim: int, original: int, target: int,
         "ntk": rules.ntk_base(rotary_dim, base, factor),
         "share": rules.share_base(base, original, target),
         "dynamic": rules.dynamic_base(rotary_dim, base, factor, original, target),
-        "men": min_base_for_context(target, rotary_dim) if target <= MAX_BOUND_CONTEXT else None,
+        "men": rules.men_base(target, rotary_dim),
         "liu": rules.liu_base(rotary_dim, critical, target),
         "liu_reach": rules.extrapolation_bound(rotary_dim, base, critical),
     }

@@ -18,12 +18,16 @@ d is the rotary dimension (the rotated channels of one head), b the base, s = T 
 
 from __future__ import annotations
 
+import functools
 import math
 
 import torch
 
 from posenc_core._checks import check_float, check_int, check_vector
+from posenc_core.rope.bounds import MAX_BOUND_CONTEXT, min_base_for_context
 
+NO_SMALLEST_BASE = "none found (none up to 1e12, or a target past 4M tokens)"
+"""What a plan says for Men et al.'s smallest base when :func:`men_base` finds none (the app translates it)."""
 _ROWS = 256  # m = q + r: B is evaluated as a (q blocks x 256) grid
 _BLOCK_ROWS = 4096  # q values per block (4096 x 256 positions)
 
@@ -89,6 +93,19 @@ def liu_base(rotary_dim: int, critical: int, target: int) -> float | None:
     critical = check_int("critical", critical, minimum=0, maximum=rotary_dim)
     target = check_int("target", target, minimum=8)
     return None if critical == 0 else (target / (2 * math.pi)) ** (rotary_dim / critical)
+
+
+@functools.lru_cache(maxsize=64)
+def men_base(target: int, rotary_dim: int) -> float | None:
+    """Men et al.'s smallest base for ``target`` tokens (``rope.bounds.min_base_for_context``), or None where it is
+    not searched (a target past ``MAX_BOUND_CONTEXT``) or no base up to 1e12 keeps B(m) >= 0 (a rotary dim of a few
+    pairs over millions of tokens). Cached: a plan asks for it once per method that needs it."""
+    if target > MAX_BOUND_CONTEXT:
+        return None
+    try:
+        return min_base_for_context(target, rotary_dim)
+    except ValueError:
+        return None
 
 
 def lowest_bound(inv_freq, context_len: int) -> tuple[int, float]:

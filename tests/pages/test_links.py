@@ -50,7 +50,6 @@ CLASHES = {
     ("relative", "num_buckets", "above"): _BUCKETS,
     ("relative", "max_distance", "below"): _BUCKETS,
     ("context_extension", "head_dim", "below"): "no base up to max_base = 1e+12 keeps B(m) >= 0",  # 2 pairs
-    ("plan", "head_dim", "below"): "no base up to max_base = 1e+12 keeps B(m) >= 0",  # Men et al.'s base, 2 pairs
     ("plan", "target", "below"): "target must be longer than the original context L = 4,096",
     ("plan", "original", "above"): "target must be longer than the original context L = 16,777,216",
 }

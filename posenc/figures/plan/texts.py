@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from posenc.i18n import N_, _
 from posenc_core.plan import Finding
+from posenc_core.plan.rules import NO_SMALLEST_BASE
 
 CHECK_TEXTS: dict[str, tuple[str, str]] = {
     "factor_too_small": (
@@ -105,8 +106,8 @@ CHECK_TEXTS: dict[str, tuple[str, str]] = {
 }
 """Each check's (reason, fix), the core's templates marked for translation."""
 
-VALUE_TEXTS = {"not computed past 4M tokens": N_("not computed past 4M tokens")}
-"""Words the core writes into a finding's values (Men et al.'s smallest base past 4M tokens)."""
+VALUE_TEXTS = {NO_SMALLEST_BASE: N_("none found (none up to 1e12, or a target past 4M tokens)")}
+"""Words the core writes into a finding's values (``rules.NO_SMALLEST_BASE``: Men et al.'s smallest base not found)."""
 OR = N_(" or ")
 
 METHOD_NOTES = {

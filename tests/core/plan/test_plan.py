@@ -171,3 +171,17 @@ def test_a_linear_plans_bound_is_the_models_own_sampled_finer():
         m = k * plan.factor
         assert float(torch.cos(m * scaled).sum()) == pytest.approx(float(torch.cos(k * theta).sum()), abs=1e-9)
     assert plan.chosen.lowest_bound[1] <= plan.own_lowest_bound[1] + 1e-9  # the finer sampling finds no higher minimum
+
+
+def test_a_rotary_dim_too_small_for_any_base_still_plans():
+    """Two pairs over a million tokens: no base up to 1e12 keeps B(m) >= 0, so Men et al.'s base is None (said as
+    NO_SMALLEST_BASE) and the base method takes the share rule alone."""
+    from posenc_core.plan.rules import NO_SMALLEST_BASE
+
+    small = dataclasses.replace(get_preset("llama-2-7b"), rope_head_dim=4, head_dim=4, hidden_size=16, n_heads=4)
+    plan = plan_extension(small, 2**20, "base")
+    assert plan.rules["men"] is None
+    assert plan.chosen.settings.rope_theta >= plan.rules["share"]
+    found = {finding.code: finding for finding in plan.findings}
+    if "base_below_bound" in found:
+        assert found["base_below_bound"].values["smallest"] == NO_SMALLEST_BASE

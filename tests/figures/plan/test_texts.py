@@ -10,6 +10,7 @@ from posenc.figures.plan.texts import CHECK_TEXTS, METHOD_NOTES, RULE_LABELS, fi
 from posenc.i18n import language
 from posenc_core.models.presets import PRESETS
 from posenc_core.plan import PLAN_METHODS, RUNTIMES, TEXTS, Finding, plan_extension
+from posenc_core.plan.rules import NO_SMALLEST_BASE
 
 
 def test_the_marked_templates_equal_the_core_s_exactly():
@@ -43,7 +44,7 @@ def test_a_finding_reads_in_each_language_with_its_values(code):
     assert "llama.cpp" in reason and "dynamic" in reason and "does not" not in reason
     assert "linear" in fix and "yarn" in fix and " or " not in fix
     smallest = Finding(
-        "base_below_bound", "warning", {"lowest": -1.0, "m": 5, "target": 9, "smallest": "not computed past 4M tokens"}
+        "base_below_bound", "warning", {"lowest": -1.0, "m": 5, "target": 9, "smallest": NO_SMALLEST_BASE}
     )
     with language(code):
-        assert "not computed" not in finding_text(smallest)[0]
+        assert NO_SMALLEST_BASE not in finding_text(smallest)[0]
