@@ -44,7 +44,7 @@ def pair_norms_figure(p: Mapping[str, Any]) -> FigureResult:
             col=col,
             hovertemplate=_("head %{y}, pair %{x}") + "<br>" + _("mean norm") + " %{z:.3f}<extra></extra>",
         )
-        fig.update_xaxes(title_text=_("pair i (0: fastest → slowest)"), row=1, col=col)
+        fig.update_xaxes(title_text=_("pair i (fast → slow)"), row=1, col=col)
         fig.update_yaxes(title_text=_("head") if col == 1 else None, autorange="reversed", dtick=1, row=1, col=col)
     fig.update_layout(
         title=title,
