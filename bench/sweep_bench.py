@@ -21,10 +21,10 @@ from pathlib import Path
 from bench.app_server import CHROMIUM_ARGS, running_app
 
 CASES = [  # (page, section, figure, sweep, control key, values typed for the round trip)
-    ("rope", "Rotation angles and wavelengths", "rope-wavelengths", "base:10000..1000000:12", "base", (20000, 40000)),
-    ("rope", "Rotation angles and wavelengths", "rope-angles", "base:10000..1000000:12", "base", (30000, 50000)),
-    ("context_extension", "Frequencies", "context-wavelengths", "factor:1..32:12", "factor", (4, 16)),
-    ("sinusoidal", None, "sinusoidal-heatmap", "base:100..100000:12", "base", (2000, 5000)),
+    ("rope", "Rotation angles and wavelengths", "rope-wavelengths", "base:10000..1000000:12", "base", (20001, 40001)),
+    ("rope", "Rotation angles and wavelengths", "rope-angles", "base:10000..1000000:12", "base", (30001, 50001)),
+    ("context_extension", "Frequencies", "context-wavelengths", "factor:1..32:12", "factor", (5.5, 13.25)),
+    ("sinusoidal", None, "sinusoidal-heatmap", "base:100..100000:12", "base", (2001, 5001)),
 ]
 SWEPT = "[class*='st-key-chart-'] .updatemenu-button"
 # Arms the measure of one slider step: the time from the next mousedown to the frame drawn lands in window.__switch;

@@ -116,11 +116,13 @@ def assemble(figures: list[go.Figure], values: list, sweep: Sweep) -> go.Figure:
     first = go.Figure(figures[0])
     first.add_traces([_empty() for _ in range(most - len(first.data))])
     first.frames = frames
-    step = {"mode": "immediate", "frame": {"duration": 0, "redraw": True}, "transition": {"duration": 0}}
+    # Scatter curves move by Plotly's transition (no full redraw: faster); other traces (heatmaps) need the redraw.
+    redraw = any(trace.type not in ("scatter", "scattergl") for figure in figures for trace in figure.data)
+    step = {"mode": "immediate", "frame": {"duration": 0, "redraw": redraw}, "transition": {"duration": 0}}
     steps = [
         {"method": "animate", "label": value_text(value), "args": [[str(k)], step]} for k, value in enumerate(values)
     ]
-    play = {"frame": {"duration": 700, "redraw": True}, "fromcurrent": True, "transition": {"duration": 0}}
+    play = {"frame": {"duration": 700, "redraw": redraw}, "fromcurrent": True, "transition": {"duration": 0}}
     font = first.layout.font.size or 14
     first.update_layout(
         height=(first.layout.height or 450) + SLIDER_ROOM,
