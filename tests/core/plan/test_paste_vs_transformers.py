@@ -16,13 +16,7 @@ from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding  # noq
 
 from tests.core.plan.test_paste import CASES, plan_of  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def quiet_transformers():
-    verbosity = transformers.logging.get_verbosity()
-    transformers.logging.set_verbosity_error()
-    yield
-    transformers.logging.set_verbosity(verbosity)
+pytestmark = pytest.mark.usefixtures("quiet_transformers")  # tests/core/conftest.py
 
 
 @pytest.mark.parametrize(("name", "target", "method"), CASES)

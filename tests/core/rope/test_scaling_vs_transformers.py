@@ -22,13 +22,7 @@ PHI3_SHORT = [1.0 + 0.05 * i for i in range(48)]
 PHI3_LONG = [1.0 + 1.5 * i for i in range(48)]
 
 
-@pytest.fixture(autouse=True)
-def quiet_transformers():
-    """HF logs warnings for legal-but-odd values (factor < 1, implicit factor mismatch); keep the output clean."""
-    verbosity = transformers.logging.get_verbosity()
-    transformers.logging.set_verbosity_error()
-    yield
-    transformers.logging.set_verbosity(verbosity)
+pytestmark = pytest.mark.usefixtures("quiet_transformers")  # tests/core/conftest.py
 
 
 def hf_config(head_dim, base, scaling, max_position_embeddings, partial_rotary_factor=1.0) -> LlamaConfig:
