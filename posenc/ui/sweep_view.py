@@ -60,6 +60,11 @@ SCRIPT = """<script data-posenc-sweep>
   }
   if (!sweeps.keys) {
     sweeps.keys = true;
+    // Plotly rejects an animation's promise, with no reason, when ⏸ or the slider interrupts it: expected, not an
+    // error (the reader would otherwise find "Uncaught (in promise) undefined" in the console at every pause).
+    window.addEventListener("unhandledrejection", (event) => {
+      if (event.reason === undefined) event.preventDefault();
+    });
     document.addEventListener("keydown", (event) => {
       const target = event.target;
       if (event.key !== " " || event.altKey || event.ctrlKey || event.metaKey || !sweeps.presenter
