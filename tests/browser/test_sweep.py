@@ -1,6 +1,6 @@
-"""A sweep in a real browser: a link's sweep opens playing at frame 1 and plays to the last frame, the slider moves
-the data, and the link opened in a fresh browser plays it again. Waits on the app's end-of-run mark and on Plotly's
-own state (the slider's active step), never on a fixed delay."""
+"""A sweep in a real browser: a link's sweep opens playing at frame 1, ⏸ stops it, the slider moves the data, and
+the link opened in a fresh browser plays it again, where in presenter mode the space bar pauses and plays it. Waits
+on the app's end-of-run mark and on Plotly's own state (the slider's active step), never on a fixed delay."""
 
 from __future__ import annotations
 
@@ -48,8 +48,14 @@ def test_a_sweep_link_plays_pauses_the_slider_moves_the_data_and_a_fresh_browser
     fresh = browser.new_context(viewport={"width": 1280, "height": 800})
     try:
         again = fresh.new_page()
-        again.goto(tab.url)
+        again.goto(f"{tab.url}&present=1")  # on a projector: the space bar plays and pauses
         wait_until_drawn(again, where="rope")
         again.wait_for_function(ACTIVE_AT_LEAST, arg=1, timeout=60_000)
+        again.keyboard.press(" ")
+        stopped = again.evaluate(STATE)["active"]
+        again.wait_for_function(held, arg=stopped, timeout=10_000)
+        assert again.evaluate(STATE)["active"] <= stopped + 1
+        again.keyboard.press(" ")
+        again.wait_for_function(ACTIVE_AT_LEAST, arg=stopped + 2, timeout=30_000)  # playing again
     finally:
         fresh.close()
