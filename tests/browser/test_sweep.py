@@ -19,6 +19,12 @@ STATE = f"""() => {{
   const read = (v) => v && v.bdata !== undefined ? v.bdata : JSON.stringify(v);
   return {{active: gd.layout.sliders[0].active, title: gd.layout.title.text, data: read(values)}};
 }}"""
+# Plotly's own animation state: no frame queued and none scheduled, so the sweep is standing still
+STOPPED = f"""() => {{
+  const gd = document.querySelector("{SWEPT}").closest(".js-plotly-plot");
+  const queue = gd._transitionData && gd._transitionData._frameQueue;
+  return !gd._transitionData._animationRaf && (!queue || queue.length === 0);
+}}"""
 ACTIVE_AT_LEAST = f"""(step) => {{
   const button = document.querySelector("{SWEPT}");
   const gd = button && button.closest(".js-plotly-plot");
@@ -32,8 +38,7 @@ def test_a_sweep_link_plays_pauses_the_slider_moves_the_data_and_a_fresh_browser
     tab.wait_for_function(ACTIVE_AT_LEAST, arg=2, timeout=60_000)  # it plays on its own, from frame 1
     tab.locator(SWEPT).nth(1).click()  # ⏸
     paused = tab.evaluate(STATE)
-    held = f"(at) => ({STATE})().active === at"
-    tab.wait_for_function(held, arg=paused["active"], timeout=10_000)
+    tab.wait_for_function(STOPPED, timeout=10_000)
     assert tab.evaluate(STATE)["active"] <= paused["active"] + 1  # stopped where it was (a frame in flight at most)
 
     rail = tab.locator("[class*='st-key-chart-'] .slider-rail-rect").first
@@ -53,7 +58,7 @@ def test_a_sweep_link_plays_pauses_the_slider_moves_the_data_and_a_fresh_browser
         again.wait_for_function(ACTIVE_AT_LEAST, arg=1, timeout=60_000)
         again.keyboard.press(" ")
         stopped = again.evaluate(STATE)["active"]
-        again.wait_for_function(held, arg=stopped, timeout=10_000)
+        again.wait_for_function(STOPPED, timeout=10_000)
         assert again.evaluate(STATE)["active"] <= stopped + 1
         again.keyboard.press(" ")
         again.wait_for_function(ACTIVE_AT_LEAST, arg=stopped + 2, timeout=30_000)  # playing again
