@@ -112,8 +112,8 @@ def _open_step(page, step, code: str, after: int = 0) -> None:
     )
     _settled(page)
     page.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')", timeout=60_000)
-    if step.predict is None or step.predict.then:
-        wait_until_drawn(page, after=after)
+    wait_until_drawn(page, after=after)  # the run over: its charts drawn (none while a prediction hides the figure)
+    page.evaluate("() => document.fonts.ready.then(() => true)")  # text laid out in its own font, not a fallback
 
 
 def _in_view(page, failure: str) -> None:
