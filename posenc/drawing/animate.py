@@ -38,6 +38,7 @@ class SweepResult:
     values: list[float | int]
     frames: list[FigureResult]
     notes: list[str] = field(default_factory=list)
+    images: dict = field(default_factory=dict, repr=False)  # (style, size) -> the frames as PNG bytes (export_sweep)
 
 
 def frame_params(figure_id: str, params: Mapping[str, Any], name: str, value: float | int) -> dict[str, Any]:

@@ -46,13 +46,17 @@ def export_sweep(sweep: SweepResult, fmt: str, *, style: str = "screen", size: s
 
 
 def movie_frames(sweep: SweepResult, style: str, size: str) -> list[np.ndarray]:
-    """Each frame as an RGB array, drawn as a still PNG is (same layout, same axes as the animation's)."""
-    browser = export.image_browser()
-    images = []
-    for result in sweep.frames:
-        figure, width, height = export.laid_out(result.figure, style, size)
-        png = export.to_image(figure, "png", width, height, MOVIE_SCALE[size], browser)
-        images.append(np.asarray(Image.open(io.BytesIO(png)).convert("RGB")))
+    """Each frame as an RGB array, drawn as a still PNG is (same layout, same axes as the animation's). The PNGs are
+    drawn once per style and size and kept with the sweep (a few hundred KB each, not the decoded megabytes), so a
+    GIF and an MP4 of the same sweep share them."""
+    if (style, size) not in sweep.images:
+        browser = export.image_browser()
+        pngs = []
+        for result in sweep.frames:
+            figure, width, height = export.laid_out(result.figure, style, size)
+            pngs.append(export.to_image(figure, "png", width, height, MOVIE_SCALE[size], browser))
+        sweep.images[(style, size)] = pngs
+    images = [np.asarray(Image.open(io.BytesIO(png)).convert("RGB")) for png in sweep.images[(style, size)]]
     shape = images[0].shape
     return [image if image.shape == shape else _fit(image, shape) for image in images]
 

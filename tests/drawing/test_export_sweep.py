@@ -59,11 +59,11 @@ def test_the_mp4_plays_every_frame(swept, browser, tmp_path):
     import imageio.v2 as imageio
 
     path = tmp_path / "sweep.mp4"
-    path.write_bytes(export_sweep(swept, "mp4", size="screen").content)
+    path.write_bytes(export_sweep(swept, "mp4", size="slide").content)  # the GIF's frames, drawn once
     with imageio.get_reader(path, format="ffmpeg") as reader:
         frames = [frame for frame in reader.iter_data()]  # list() would ask for its length: unknown (inf)
     assert len(frames) == 4 + HOLD_LAST - 1
-    assert frames[0].shape[1] == 1200 and frames[0].shape[0] % 2 == 0
+    assert frames[0].shape[1] == 1920 and frames[0].shape[0] % 2 == 0
     assert abs(frames[0].astype(int) - frames[3].astype(int)).mean() > 0.5  # the data moved between first and last
 
 
@@ -88,3 +88,10 @@ def test_a_figure_of_several_plots_has_no_grid():
     with pytest.raises(ValueError, match="several plots"):
         grid_figure(swept)
     assert len(swept.figure.frames) == 2  # the animation itself is fine: the HTML, GIF and MP4 take it
+
+
+def test_a_gif_and_an_mp4_of_one_sweep_share_their_drawn_frames(swept, browser):
+    export_sweep(swept, "gif", size="slide")
+    drawn = swept.images[("screen", "slide")]
+    export_sweep(swept, "mp4", size="slide")
+    assert swept.images[("screen", "slide")] is drawn and len(drawn) == len(swept.frames)
