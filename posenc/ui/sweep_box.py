@@ -55,7 +55,7 @@ def _sweep_form(spec: registry.FigureSpec, params: Mapping[str, Any], names: lis
         _("Parameter"),
         names,
         index=names.index(start_name),
-        format_func=lambda n: f"{_(PARAMS[n].label)} ({n})",
+        format_func=lambda n: _(PARAMS[n].label) if n in _(PARAMS[n].label) else f"{_(PARAMS[n].label)} ({n})",
         key=f"sweep-param-{spec.id}",
     )
     param = PARAMS[name]
