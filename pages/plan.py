@@ -14,6 +14,7 @@ from posenc.ui import controls, echo, show, state
 from posenc.ui.router import ensure_app_router
 from posenc.ui.sections import about, show_sections, what_to_notice
 from posenc_core.plan import PLAN_METHODS, REGIMES, plan_extension
+from posenc_core.plan.methods import has_longrope_lists
 
 ensure_app_router()
 
@@ -49,7 +50,7 @@ if model is None:  # custom: a plain RoPE model of the head_dim and base set her
     with st.expander(_("The model: head_dim and base (or choose a model in the sidebar)")):
         shape = controls.controls(["head_dim", "base"], columns=2, least={"head_dim": (4, _("a plan needs two pairs"))})
     model = custom_model({**shape, **state.preset_only(["partial_rotary_factor"])})
-lists = bool((model.rope_scaling or {}).get("short_factor"))  # LongRoPE reuses a model's own searched lists
+lists = has_longrope_lists(model)  # LongRoPE reuses a model's own searched lists
 columns = st.columns(4)
 with columns[0]:
     target = controls.control("target")

@@ -80,15 +80,26 @@ def plan_llama3(model: ModelPreset, original: int, target: int, factor: float) -
     return Settings(block, model.rope_theta, target)
 
 
-def plan_longrope(model: ModelPreset, original: int, target: int, factor: float) -> Settings:
-    """LongRoPE with the model's own searched lists (Phi-3): only its factor, so its attention factor, moves.
-    A model without lists has nothing to reuse: the lists come from a search on the model (Ding et al. 2024)."""
-    own = dict(model.rope_scaling or {})
-    if not (own.get("short_factor") and own.get("long_factor")):
+def has_longrope_lists(model: ModelPreset) -> bool:
+    """Whether ``model`` carries LongRoPE's searched lists (short_factor and long_factor), the only ones to reuse."""
+    own = model.rope_scaling or {}
+    return bool(own.get("short_factor") and own.get("long_factor"))
+
+
+def check_longrope_lists(model: ModelPreset) -> None:
+    """ValueError, saying why and what to choose, for a model without LongRoPE's searched lists."""
+    if not has_longrope_lists(model):
         raise ValueError(
             f"method longrope needs the model's own searched short_factor and long_factor lists, and "
             f"{model.name} has none (they come from a search on the model, Ding et al. 2024): choose yarn or llama3"
         )
+
+
+def plan_longrope(model: ModelPreset, original: int, target: int, factor: float) -> Settings:
+    """LongRoPE with the model's own searched lists (Phi-3): only its factor, so its attention factor, moves.
+    A model without lists has nothing to reuse: the lists come from a search on the model (Ding et al. 2024)."""
+    check_longrope_lists(model)
+    own = dict(model.rope_scaling or {})
     block = _block(
         model,
         "longrope",

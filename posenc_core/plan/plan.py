@@ -28,7 +28,7 @@ from posenc_core.models.preset_type import ModelPreset
 from posenc_core.models.presets import rope_inputs
 from posenc_core.plan import rules
 from posenc_core.plan.checks import Finding, run_checks
-from posenc_core.plan.methods import PLAN_METHODS, Settings
+from posenc_core.plan.methods import PLAN_METHODS, Settings, check_longrope_lists, has_longrope_lists
 from posenc_core.plan.paste import RUNTIMES, paste_blocks
 from posenc_core.rope.scaling import inv_freq
 
@@ -179,13 +179,10 @@ def _original(model: ModelPreset, given: int | None) -> tuple[int, str]:
 
 
 def _methods_for(model: ModelPreset, method: str) -> list[str]:
-    """Every method the model can be planned with (LongRoPE only with its own lists), the chosen one checked."""
-    scaling = model.rope_scaling or {}
-    has_lists = bool(scaling.get("short_factor") and scaling.get("long_factor"))
-    names = [name for name in PLAN_METHODS if name != "longrope" or has_lists]
-    if method not in names:
-        PLAN_METHODS[method](model, 1, 2, 2.0)  # raises the method's own ValueError
-    return names
+    """Every method the model can be planned with (LongRoPE only with its own lists); the chosen one must be one."""
+    if method == "longrope":
+        check_longrope_lists(model)
+    return [name for name in PLAN_METHODS if name != "longrope" or has_longrope_lists(model)]
 
 
 def _method_plan(model: ModelPreset, method: str, original: int, target: int, factor: float) -> MethodPlan:
