@@ -15,6 +15,7 @@ from posenc.ui.router import ensure_app_router
 from posenc.ui.sections import about, show_sections, what_to_notice
 from posenc_core.plan import PLAN_METHODS, REGIMES, plan_extension
 from posenc_core.plan.methods import has_longrope_lists
+from posenc_core.plan.paste import CONFIG_BLOCKS
 
 ensure_app_router()
 
@@ -79,8 +80,7 @@ else:
 
 def plan_and_checks() -> None:
     show.figure("plan-wavelengths", figure_values(model, plan.target, plan.method, plan.original))
-    warnings = [finding for finding in plan.findings if finding.severity == "warning"]
-    if not warnings:
+    if not plan.warnings:
         st.success(_("No problems found: these settings do what is asked."), icon="✅")
     for finding in plan.findings:
         reason, fix = finding_text(finding)
@@ -101,12 +101,10 @@ def plan_and_checks() -> None:
 
 
 def settings_to_paste() -> None:
-    shown = PASTE_LABELS | {name: label for name, label in RUNTIME_LABELS.items() if runtime in (ALL_RUNTIMES, name)}
-    for name, text in plan.paste.items():
-        if name not in shown:
-            continue
-        st.markdown("**" + _(shown[name]) + "**")
-        config = name.startswith("config.json")
+    labels = PASTE_LABELS | RUNTIME_LABELS
+    for name, text in plan.shown_paste.items():  # the config.json blocks, and every runtime's or the chosen one's
+        st.markdown("**" + _(labels[name]) + "**")
+        config = name in CONFIG_BLOCKS
         st.code(text, language="json" if config else "bash", wrap_lines=not config)
     st.caption(
         _("The model id in the commands is {model_id}: put the repository or path you serve instead.").format(

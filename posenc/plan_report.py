@@ -14,10 +14,9 @@ from typing import Any
 
 from posenc.config_command import plain
 from posenc_core.plan import MethodPlan, Pair, Plan
-from posenc_core.plan.paste import RUNTIMES
+from posenc_core.plan.paste import CONFIG_BLOCKS, RUNTIMES
 from posenc_core.plan.rules import NO_SMALLEST_BASE
 
-CONFIG_BLOCKS = ("config.json", "config.json (transformers 5)")
 """The paste blocks that are config.json keys (JSON objects); the others are command lines."""
 _WIDTH = 100  # text output wraps its sentences at this width
 _PAIR_COLUMNS = 2  # the pair table is laid out in this many columns
@@ -50,16 +49,9 @@ def as_dict(plan: Plan) -> dict[str, Any]:
         "findings": [{"code": f.code, "severity": f.severity, "reason": f.reason, "fix": f.fix} for f in plan.findings],
         "clean": not plan.warnings,
         "paste": {
-            name: json.loads(block) if name in CONFIG_BLOCKS else block for name, block in paste_shown(plan).items()
+            name: json.loads(block) if name in CONFIG_BLOCKS else block for name, block in plan.shown_paste.items()
         },
     }
-
-
-def paste_shown(plan: Plan) -> dict[str, str]:
-    """The plan's paste blocks, kept to the config.json blocks and the runtime's flags when a runtime is given."""
-    if plan.runtime is None:
-        return dict(plan.paste)
-    return {name: block for name, block in plan.paste.items() if name in CONFIG_BLOCKS or name == plan.runtime}
 
 
 def as_text(plan: Plan) -> str:
@@ -131,7 +123,11 @@ def _pairs(plan: Plan) -> list[str]:
     """Each method's regimes as index ranges, then every pair: i, λᵢ, the chosen method's λ'ᵢ and regime."""
     lines = ["Pairs (λᵢ = 2π/θᵢ; kept, ramped or interpolated by each method):"]
     for name in plan.methods:
-        lines.append(f"  {name:<9} {_regime_ranges(plan.pairs, name)}")
+        runs = plan.regime_runs(name)
+        shown = ", ".join(
+            f"{first}-{last} {regime}" if last > first else f"{first} {regime}" for regime, first, last in runs
+        )
+        lines.append(f"  {name:<9} {shown}")
     before = [_length(pair.wavelength) for pair in plan.pairs]
     after = [_length(pair.wavelengths[plan.method]) for pair in plan.pairs]
     new_label = f"λ' {plan.method}"
@@ -147,21 +143,9 @@ def _pairs(plan: Plan) -> list[str]:
     return lines
 
 
-def _regime_ranges(pairs: tuple[Pair, ...], method: str) -> str:
-    """'0-19 kept, 20-33 ramped, 34-63 interpolated': runs of one regime as index ranges."""
-    runs: list[list] = []
-    for pair in pairs:
-        regime = pair.regimes[method]
-        if runs and runs[-1][0] == regime:
-            runs[-1][2] = pair.index
-        else:
-            runs.append([regime, pair.index, pair.index])
-    return ", ".join(f"{start}-{end} {regime}" if end > start else f"{start} {regime}" for regime, start, end in runs)
-
-
 def _paste(plan: Plan) -> list[str]:
     lines = [""]
-    for name, block in paste_shown(plan).items():
+    for name, block in plan.shown_paste.items():
         label = name if name in CONFIG_BLOCKS else RUNTIMES[name].label
         lines += [f"Paste: {label}", *(f"  {line}" for line in block.splitlines())]
     return lines

@@ -7,10 +7,10 @@ import math
 
 import pytest
 
-from posenc.plan_report import CONFIG_BLOCKS, as_dict, as_text
+from posenc.plan_report import as_dict, as_text
 from posenc_core.models.presets import get_preset
 from posenc_core.plan import plan_extension
-from posenc_core.plan.paste import config_keys, config_keys_v5
+from posenc_core.plan.paste import CONFIG_BLOCKS, config_keys, config_keys_v5
 
 
 @pytest.fixture(scope="module")

@@ -29,6 +29,8 @@ from typing import Any
 from posenc_core.plan.methods import Settings
 
 IMPLEMENTED, AT_CONVERSION = "yes", "at conversion"
+CONFIG_BLOCKS = ("config.json", "config.json (transformers 5)")
+"""The names of the config.json blocks in :func:`paste_blocks` (the others are runtimes' flags)."""
 
 
 def config_keys(settings: Settings) -> dict[str, Any]:
@@ -139,10 +141,8 @@ RUNTIMES: dict[str, Runtime] = {
 def paste_blocks(settings: Settings, method: str, model_id: str, target: int) -> dict[str, str]:
     """Every block to paste, as text: ``config.json`` (transformers 4), ``config.json (transformers 5)``, then each
     runtime's flags (a runtime that lacks the method gets no block)."""
-    blocks = {
-        "config.json": json.dumps(config_keys(settings), indent=2),
-        "config.json (transformers 5)": json.dumps(config_keys_v5(settings), indent=2),
-    }
+    forms = (config_keys(settings), config_keys_v5(settings))
+    blocks = {name: json.dumps(keys, indent=2) for name, keys in zip(CONFIG_BLOCKS, forms, strict=True)}
     for name, runtime in RUNTIMES.items():
         if runtime.flags is not None and method in runtime.methods:
             blocks[name] = runtime.flags(settings, model_id, target)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass, field
+from itertools import groupby
 from typing import Any
 
 import torch
@@ -29,7 +30,7 @@ from posenc_core.models.presets import rope_inputs
 from posenc_core.plan import rules
 from posenc_core.plan.checks import Finding, run_checks
 from posenc_core.plan.methods import PLAN_METHODS, Settings, check_longrope_lists, has_longrope_lists
-from posenc_core.plan.paste import RUNTIMES, paste_blocks
+from posenc_core.plan.paste import CONFIG_BLOCKS, RUNTIMES, paste_blocks
 from posenc_core.rope.scaling import inv_freq
 
 MAX_TARGET = 2**24
@@ -96,6 +97,23 @@ class Plan:
     @property
     def warnings(self) -> tuple[Finding, ...]:
         return tuple(finding for finding in self.findings if finding.severity == "warning")
+
+    @property
+    def shown_paste(self) -> dict[str, str]:
+        """The blocks to paste: every one, or the config.json blocks and the chosen runtime's flags."""
+        if self.runtime is None:
+            return dict(self.paste)
+        return {name: block for name, block in self.paste.items() if name in CONFIG_BLOCKS or name == self.runtime}
+
+    def regime_runs(self, method: str | None = None) -> list[tuple[str, int, int]]:
+        """(regime, first pair, last pair) for each run of pairs ``method`` (the chosen one by default) puts in one
+        regime, fast pairs first."""
+        method = method or self.method
+        runs: list[tuple[str, int, int]] = []
+        for regime, run in groupby(self.pairs, key=lambda pair: pair.regimes[method]):
+            indices = [pair.index for pair in run]
+            runs.append((regime, indices[0], indices[-1]))
+        return runs
 
 
 def plan_extension(

@@ -4,7 +4,6 @@ and the target T, on the regimes the method puts the pairs in (kept, ramped, int
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import groupby
 from typing import Any
 
 import numpy as np
@@ -39,21 +38,9 @@ def method_label(method: str) -> str:
     return _(METHOD_LABELS[method])
 
 
-def regime_ranges(plan: Plan, method: str | None = None) -> list[tuple[str, int, int]]:
-    """(regime, first pair, last pair) for each run of pairs ``method`` (the chosen one by default) puts in one
-    regime, fast pairs first."""
-    method = method or plan.method
-    ranges, start = [], 0
-    for regime, run in groupby(pair.regimes[method] for pair in plan.pairs):
-        count = len(list(run))
-        ranges.append((regime, start, start + count - 1))
-        start += count
-    return ranges
-
-
 def _shade(fig: go.Figure, plan: Plan) -> None:
     """The chosen method's regimes as background bands, each regime once in the legend."""
-    for regime, first, last in regime_ranges(plan):
+    for regime, first, last in plan.regime_runs():
         fig.add_vrect(
             x0=first - 0.5, x1=last + 0.5, fillcolor=f"rgba({REGIME_HUES[regime]},{BAND})", line_width=0, layer="below"
         )

@@ -9,7 +9,7 @@ import pytest
 from posenc import figures  # noqa: F401  (registers every figure)
 from posenc.drawing import registry
 from posenc.figures.plan.model import figure_values, plan_for
-from posenc.figures.plan.wavelengths import REGIME_HUES, regime_ranges
+from posenc.figures.plan.wavelengths import REGIME_HUES
 from posenc.i18n import language
 from posenc_core.models.presets import PRESETS
 from posenc_core.plan import REGIMES, plan_extension
@@ -43,7 +43,7 @@ def test_the_shading_covers_the_regimes_the_core_computed(method):
             assert pair not in covered, f"pair {pair} shaded twice"
             covered[pair] = regime
     assert covered == {pair.index: pair.regimes[method] for pair in plan.pairs}
-    assert [band[0] for band in bands] == [regime for regime, _first, _last in regime_ranges(plan)]
+    assert [band[0] for band in bands] == [regime for regime, _first, _last in plan.regime_runs()]
     np.testing.assert_array_equal(result.data["regime"], [REGIMES.index(p.regimes[method]) for p in plan.pairs])
 
 
