@@ -112,11 +112,14 @@ def resize_table(
     antialias: bool = True,
 ) -> torch.Tensor:
     """A learned patch table (P + H·W, C) resized to (P + H'·W', C): the P prefix rows kept, the patch rows
-    interpolated as a C-channel H x W image to H' x W' (align_corners=False; bicubic with a = -0.75).
+    interpolated as a C-channel H x W image to H' x W' (align_corners=False).
 
-    old_grid None: a square grid, H = W = sqrt(rows - P). The interpolation runs in float32 and the result is
-    cast back to the table's dtype; an unchanged grid returns the table's values unchanged. ``antialias``
-    low-pass filters when shrinking (no effect when growing). Ref: timm ``resample_abs_pos_embed``.
+    Bicubic is Keys' cubic convolution with a = -0.5 under ``antialias`` (the default: PyTorch takes PIL's
+    filter) and a = -0.75 without it (PyTorch's plain ``upsample_bicubic2d``); with ``antialias`` the filter is
+    also widened by the shrink ratio when shrinking, a low-pass. old_grid None: a square grid,
+    H = W = sqrt(rows - P). The interpolation runs in float32 and the result is cast back to the table's dtype;
+    an unchanged grid returns the table's values unchanged. Ref: timm ``resample_abs_pos_embed``; PyTorch
+    ``aten/src/ATen/native/UpSample.h`` (A = -0.75) and the antialiased kernels' ``bicubic_filter`` (a = -0.5).
     """
     if not isinstance(table, torch.Tensor) or table.dim() != 2 or not table.is_floating_point():
         raise ValueError(f"table must be a 2-D float tensor (rows, channels) (got {_describe(table)})")
