@@ -31,8 +31,8 @@ with about():
         )
     )
     st.latex(
-        r"\theta'_i = \theta_i\left((1-r_i) + \frac{r_i}{s}\right),\quad \theta_i = \mathrm{base}^{-2i/d},\quad "
-        r"\lambda_i = \frac{2\pi}{\theta_i},\qquad \text{angle} = m\,\theta'_i"
+        r"\theta'_i = \theta_i\left((1-\mathrm{ramp}_i) + \frac{\mathrm{ramp}_i}{s}\right),\quad "
+        r"\theta_i = \mathrm{base}^{-2i/d},\quad \lambda_i = \frac{2\pi}{\theta_i},\qquad \text{angle} = m\,\theta'_i"
     )
     st.markdown("**" + _("What s, L and seq_len mean here, and when LongRoPE is drawn") + "**")
     st.caption(
@@ -87,16 +87,17 @@ def frequencies() -> None:
 
 def yarn_ramp() -> None:
     st.latex(
-        r"r_i^{\mathrm{YaRN}} = \mathrm{clamp}\!\left(\frac{i-\mathrm{low}}{\mathrm{high}-\mathrm{low}},0,1\right),"
+        r"\mathrm{ramp}_i = \mathrm{clamp}\!\left(\frac{i-\mathrm{low}}{\mathrm{high}-\mathrm{low}},0,1\right),"
         r"\quad \frac{L}{\lambda_{\mathrm{low}}} = \beta_{\mathrm{fast}},\ \frac{L}{\lambda_{\mathrm{high}}} = "
         r"\beta_{\mathrm{slow}},\qquad \text{logits} \times \text{attention\_factor}^2"
     )
     show.figure("context-yarn-ramp", params)
     what_to_notice(
         _(
-            "HF's ramp is linear in the pair index i between low and high, the pairs that turn β_fast and β_slow "
-            "times in L (the paper's ramp is linear in r = L/λ, the number of turns: the same end points, a "
-            "different shape in between)."
+            "HF's ramp_i (0 keeps pair i's frequency, 1 divides it by s) is linear in the pair index i between low "
+            "and high, the pairs that turn β_fast and β_slow times in L. The paper writes the blend as γ(r) of the "
+            "turns r = L/λ, the other way round (γ = 1 − ramp: 1 keeps, 0 divides) and linear in r: the same end "
+            "points, a different shape in between."
         ),
         _(
             "Llama 3.1's ramp is the same idea with thresholds L/high_freq_factor and L/low_freq_factor on the "

@@ -114,7 +114,9 @@ register_scheme(
         "t5",
         "T5 buckets",
         trainable="yes (one scalar per bucket and head)",
-        extrapolation="yes, far distances share the last bucket",
+        extrapolation=(
+            "partly: far distances share the last bucket; perplexity still rises past training, later than RoPE's"
+        ),
         relative="yes",
         acts_on="bias on the attention logits",
         used_by="T5, Flan-T5, mT5",
@@ -185,7 +187,10 @@ register_scheme(
         "nope",
         "NoPE (no position encoding)",
         trainable="no: nothing to train",
-        extrapolation="no position to run past; small NoPE decoders extrapolated better than RoPE and ALiBi",
+        extrapolation=(
+            "limited: no position to run past, but attention spreads out on long inputs (Wang et al. 2024); "
+            "small NoPE decoders extrapolated better than RoPE and ALiBi (Kazemnejad et al. 2023)"
+        ),
         relative="implicitly: a causal layer can count the tokens before it",
         acts_on="nowhere: the causal mask alone orders the tokens (decoders only)",
         used_by="Llama 4 and SmolLM3 (every 4th layer)",

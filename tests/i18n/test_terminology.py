@@ -21,6 +21,20 @@ with terminology.GLOSSARY.open("rb") as handle:
 EXCEPTIONS = {
     ("frequency must be below head_dim/4 = {quarter} (got {j})", "ko", "frequency"): "the parameter's name",
     ("frequency must be below head_dim/4 = {quarter} (got {j})", "zh-CN", "frequency"): "the parameter's name",
+    **{
+        (message, code, "scheme"): "the parameter's name (schemes=...)"
+        for message in (
+            "schemes must list 2 to 4 items separated by commas, e.g. {example} (got {count})",
+            "schemes item {number} ({item})",
+        )
+        for code in ("ko", "zh-CN")
+    },
+    (
+        "H runs {h_low}–{h_high} down the rows and W {w_low}–{w_high} along them: the ids are the grid coordinates plus "
+        "one offset, so neighbouring patches are one id apart in each direction.",
+        "ko",
+        "offset",
+    ): "a constant added to every id, not a distance j − i: 일정한 값, not 간격",
 }
 
 

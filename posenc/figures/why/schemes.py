@@ -31,7 +31,7 @@ SCHEME_TEXT = frozenset(
         N_("defined everywhere, poorly used past training"),
         N_("no: no row exists past max_len"),
         N_("yes, distances past k are clipped to k"),
-        N_("yes, far distances share the last bucket"),
+        N_("partly: far distances share the last bucket; perplexity still rises past training, later than RoPE's"),
         N_("yes (linear penalty grows with distance)"),
         N_("not by itself; with scaling (PI, NTK, YaRN, Llama-3, LongRoPE)"),
         N_("as RoPE"),
@@ -55,7 +55,10 @@ SCHEME_TEXT = frozenset(
         N_("MAE, MoCo v3, I-JEPA (the original ViT learned its table)"),
         N_("Qwen2-VL and Qwen2.5-VL vision encoders, Pixtral, EVA-02"),
         N_("no: nothing to train"),
-        N_("no position to run past; small NoPE decoders extrapolated better than RoPE and ALiBi"),
+        N_(
+            "limited: no position to run past, but attention spreads out on long inputs (Wang et al. 2024); "
+            "small NoPE decoders extrapolated better than RoPE and ALiBi (Kazemnejad et al. 2023)"
+        ),
         N_("implicitly: a causal layer can count the tokens before it"),
         N_("nowhere: the causal mask alone orders the tokens (decoders only)"),
         N_("Llama 4 and SmolLM3 (every 4th layer)"),
