@@ -17,7 +17,9 @@ them. A term may say otherwise in its glossary entry:
 Code spans (`...`), ``str.format`` fields and names written as code (``layout=``, ``table[p]``, ``clip(``) are left
 out of every text before it is read: a name in code is not prose. A term whose English lies inside a longer term's
 ("position embedding" in "rotary position embedding") is not asked for there: the longer term's words stand for it.
-The checker reads plain (message -> translation) tables, so a test can feed it a made-up entry.
+The checker reads plain (message -> translation) tables, so a test can feed it a made-up entry, and reads the lessons
+as such tables too (:func:`lesson_tables`: every text of every ``posenc/lessons/*.toml``, straight from the TOML, so a
+copy of a lesson can be checked). A few phrases are ruled out whatever the English says (:data:`PHRASES`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 GLOSSARY = Path(__file__).with_name("glossary.toml")
+LESSONS_DIR = Path(__file__).resolve().parent.parent / "lessons"
 LANGUAGES = ("ko", "zh-CN")
+PHRASES: Mapping[str, tuple[tuple[str, str], ...]] = {
+    "ko": (("누구의", "a model is not a person: 어느 모델의, 어느 쪽의"),),
+    "zh-CN": (("谁的", "a model is not a person: 哪个模型的, 哪一方的"),),
+}
+"""Per language, (regular expression, why) of phrases no translation may contain, whatever its English says."""
+_NOT_PROSE = {"params", "then"}  # a lesson's parameter values (example sentences) are not text to hold to the terms
 _CODE = re.compile(r"`[^`]*`|\{[^{}]*\}|\b[A-Za-z_]\w*(?=[=\[(])")  # code spans, format fields, names of a call or key
 
 
@@ -147,6 +156,45 @@ def check(
                         found.append(Violation(message, language, term.name, "missing"))
                         break
     return found
+
+
+def check_phrases(translations: Mapping[str, Mapping[str, str]]) -> list[Violation]:
+    """The translations that contain one of :data:`PHRASES` (kind "phrase", ``term`` the reason)."""
+    found = []
+    for language, table in translations.items():
+        for message, translated in table.items():
+            for pattern, why in PHRASES.get(language, ()):
+                hit = re.search(pattern, prose(translated))
+                if hit:
+                    found.append(Violation(message, language, why, "phrase", hit.group()))
+    return found
+
+
+def _lesson_texts(node: object) -> Iterable[Mapping[str, str]]:
+    """Every text table ({"en": ..., "ko": ..., "zh-CN": ...}) in a lesson's TOML, parameter values left out."""
+    if isinstance(node, Mapping):
+        if isinstance(node.get("en"), str):
+            yield node
+            return
+        for key, value in node.items():
+            if key not in _NOT_PROSE:
+                yield from _lesson_texts(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _lesson_texts(value)
+
+
+def lesson_tables(folder: Path = LESSONS_DIR) -> dict[str, dict[str, str]]:
+    """language -> {English text: its translation} over every lesson file in ``folder`` (its title, summary, steps,
+    predictions, answers and notes), read from the TOML itself."""
+    tables: dict[str, dict[str, str]] = {code: {} for code in LANGUAGES}
+    for path in sorted(Path(folder).glob("*.toml")):
+        with path.open("rb") as handle:
+            for text in _lesson_texts(tomllib.load(handle)):
+                for code in LANGUAGES:
+                    if isinstance(text.get(code), str):
+                        tables[code][text["en"].strip()] = text[code].strip()
+    return tables
 
 
 def _spans(term: Term, english: str) -> list[tuple[int, int]]:

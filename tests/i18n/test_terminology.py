@@ -30,8 +30,8 @@ EXCEPTIONS = {
         for code in ("ko", "zh-CN")
     },
     (
-        "H runs {h_low}–{h_high} down the rows and W {w_low}–{w_high} along them: the ids are the grid coordinates plus "
-        "one offset, so neighbouring patches are one id apart in each direction.",
+        "H runs {h_low}–{h_high} down the rows and W {w_low}–{w_high} along them: the ids are the grid coordinates "
+        "plus one offset, so neighbouring patches are one id apart in each direction.",
         "ko",
         "offset",
     ): "a constant added to every id, not a distance j − i: 일정한 값, not 간격",
@@ -126,3 +126,90 @@ def test_an_error_says_what_it_got_in_one_word(code, word):
         if re.search(r"[(;] ?got \{", message) and word not in text
     ]
     assert not wrong, "\n".join(wrong)
+
+
+# --- the lessons: the same checker on every Korean and Chinese lesson text (terminology.lesson_tables) -------------
+
+# (term, language): the English lesson texts (by their start) whose words are not the glossary's term there, and why
+_PROSE_NOPE = (  # "with no positional encoding" is prose ("without one"), translated as such, not the scheme's name
+    "The RNN tells the orders apart with no positional encoding. What does it pay for that?",
+    "Could an encoder such as BERT, with no positional encoding, read positions the same way?",
+    "Some decoders use no positional encoding at all (NoPE)",
+)
+LESSON_EXCEPTIONS = {
+    ("no positional encoding (NoPE)", "ko"): _PROSE_NOPE,
+    ("no positional encoding (NoPE)", "zh-CN"): _PROSE_NOPE,
+    ("query, key, value", "ko"): ("What is the core idea of ALiBi and of RoPE, and what is the key difference?",),
+    ("dimension, channel", "zh-CN"): ("Images: a position in two dimensions",),  # an image's axes, not channels
+}
+
+
+def _lesson_exceptions(tables: dict[str, dict[str, str]]) -> set[tuple[str, str, str]]:
+    """(English text, language, term) for every lesson text LESSON_EXCEPTIONS names."""
+    return {
+        (english, code, term)
+        for (term, code), starts in LESSON_EXCEPTIONS.items()
+        for english in tables[code]
+        if english.startswith(starts)
+    }
+
+
+def _lesson_violations(folder=terminology.LESSONS_DIR, terms=TERMS) -> list[terminology.Violation]:
+    tables = terminology.lesson_tables(folder)
+    return terminology.check(tables, terms, _lesson_exceptions(tables)) + terminology.check_phrases(tables)
+
+
+def test_every_lesson_text_uses_the_glossary_s_words():
+    violations = _lesson_violations()
+    assert not violations, "\n".join(f"{v.language} {v.term} ({v.kind}): {v.message[:80]}" for v in violations)
+
+
+def test_no_catalogue_uses_a_ruled_out_phrase():
+    violations = terminology.check_phrases({code: _translations(code) for code in LOCALE_DIRS})
+    assert not violations, "\n".join(map(str, violations))
+
+
+def test_every_lesson_exception_is_still_needed():
+    tables = terminology.lesson_tables()
+    exceptions = _lesson_exceptions(tables)
+    for english, code, term in exceptions:
+        assert terminology.check({code: {english: tables[code][english]}}, [_term(term)]), (english, code, term)
+    for (term, code), starts in LESSON_EXCEPTIONS.items():
+        for start in starts:
+            assert any(e.startswith(start) and (c, t) == (code, term) for e, c, t in exceptions), (term, code, start)
+
+
+# (lesson file, the glossary's spelling in it, another spelling, the term or phrase that must then be flagged):
+# one row per spelling pair the second content review (issue 37) found drifting between texts
+SPELLINGS = [
+    ("absolute.toml", "개의 파라미터", "개의 매개변수", "parameter"),
+    ("rotary.toml", "스케일링 기법이 필요하다", "스케일링 방법이 필요하다", "method"),
+    ("absolute.toml", "기하급수적으로 작아진다", "등비적으로 작아진다", "geometric (spacing)"),
+    ("long_context.toml", "세 개의 위치 ID", "세 개의 번호", "position id"),
+    ("long_context.toml", "(Kazemnejad et al. 2023)", "(Kazemnejad 등 2023)", "et al. (citations)"),
+    ("rotary.toml", "Press et al.은 ALiBi", "Press 등은 ALiBi", "et al. (citations)"),
+    ("length_lab.toml", "길이 실험실 페이지", "길이 실험 페이지", "Length lab"),
+    ("absolute.toml", "어느 쪽의 막대", "누구의 막대", "phrase"),
+    ("long_context.toml", "各种方案并列比较", "各种方式并列比较", "scheme"),
+    ("long_context.toml", "T（时间）位置 ID", "T（时间）编号", "position id"),
+    ("rotary.toml", "Press et al. 用较短的输入", "Press 等人用较短的输入", "et al. (citations)"),
+    ("length_lab.toml", "长度实验室页面", "长度实验页面", "Length lab"),
+    ("absolute.toml", "哪一方的条形", "谁的条形", "phrase"),
+    ("absolute.toml", "按几何级数", "按等比", "geometric (spacing)"),
+]
+
+
+@pytest.mark.parametrize(("lesson", "right", "wrong", "term"), SPELLINGS, ids=[row[2] for row in SPELLINGS])
+def test_a_lesson_that_slips_back_to_another_spelling_is_caught(tmp_path, lesson, right, wrong, term):
+    """A copy of the lesson with the other spelling put back fails the check; the lesson as it is passes it."""
+    text = (terminology.LESSONS_DIR / lesson).read_text(encoding="utf-8")
+    assert text.count(right) == 1, f"{lesson} no longer says {right!r} once: update this row"
+
+    def flagged(folder) -> set[str]:  # the one term checked alone, so the test stays quick
+        terms = [t for t in TERMS if t.name == term]
+        return {"phrase" if v.kind == "phrase" else v.term for v in _lesson_violations(folder, terms)}
+
+    (tmp_path / lesson).write_text(text, encoding="utf-8")
+    assert term not in flagged(tmp_path)
+    (tmp_path / lesson).write_text(text.replace(right, wrong), encoding="utf-8")
+    assert term in flagged(tmp_path)
