@@ -170,7 +170,7 @@ def check_phrases(translations: Mapping[str, Mapping[str, str]]) -> list[Violati
     return found
 
 
-def _lesson_texts(node: object) -> Iterable[Mapping[str, str]]:
+def lesson_texts(node: object) -> Iterable[Mapping[str, str]]:
     """Every text table ({"en": ..., "ko": ..., "zh-CN": ...}) in a lesson's TOML, parameter values left out."""
     if isinstance(node, Mapping):
         if isinstance(node.get("en"), str):
@@ -178,10 +178,10 @@ def _lesson_texts(node: object) -> Iterable[Mapping[str, str]]:
             return
         for key, value in node.items():
             if key not in _NOT_PROSE:
-                yield from _lesson_texts(value)
+                yield from lesson_texts(value)
     elif isinstance(node, list):
         for value in node:
-            yield from _lesson_texts(value)
+            yield from lesson_texts(value)
 
 
 def lesson_tables(folder: Path = LESSONS_DIR) -> dict[str, dict[str, str]]:
@@ -190,7 +190,7 @@ def lesson_tables(folder: Path = LESSONS_DIR) -> dict[str, dict[str, str]]:
     tables: dict[str, dict[str, str]] = {code: {} for code in LANGUAGES}
     for path in sorted(Path(folder).glob("*.toml")):
         with path.open("rb") as handle:
-            for text in _lesson_texts(tomllib.load(handle)):
+            for text in lesson_texts(tomllib.load(handle)):
                 for code in LANGUAGES:
                     if isinstance(text.get(code), str):
                         tables[code][text["en"].strip()] = text[code].strip()
