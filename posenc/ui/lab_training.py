@@ -3,6 +3,8 @@
 The run itself is :mod:`posenc.ui.lab_runs` (a background process). The box polls it once a second in a
 fragment (``st.fragment(run_every=...)``), so only the progress bar reruns while the rest of the page stays
 usable; when the run ends, the whole page reruns and the run's curve joins the figures of its task, dashed.
+A run lasts no longer than its session: it is registered with :func:`posenc.ui.session_end.close_at_end`, so a
+closed tab or a reload ends its process and frees its place under the server's limit (:meth:`lab_runs.Run.close`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from posenc.drawing.theme import COLORWAY
 from posenc.figures.lab.common import SCHEME_COLORS, scheme_name
 from posenc.figures.lab.lengths import add_curve
 from posenc.i18n import N_, _
-from posenc.ui import echo, lab_runs, run_marker, show, state
+from posenc.ui import echo, lab_runs, run_marker, session_end, show, state
 from posenc.ui.export_menu import export_menu
 from posenc_lab.schemes import SCHEMES
 from posenc_lab.train import TASKS
@@ -30,8 +32,12 @@ TASK_NAMES = {"lm": N_("language model"), "copy": N_("copy task")}
 
 
 def session_run() -> lab_runs.Run | None:
+    """This session's run (polled), registered to end with the session; None if it has none (or it was closed)."""
     run = lab_runs.RUNS.get(st.session_state.get(RUN, 0))
-    return None if run is None else run.poll()
+    if run is None:
+        return None
+    session_end.close_at_end(RUN, run)
+    return run.poll()
 
 
 def own_label(run: lab_runs.Run) -> str:
@@ -50,6 +56,9 @@ def train_your_own() -> lab_runs.Run | None:
         seed = last.number_input(_("Seed"), 0, 9999, 0, key="lab_train_seed")
         clicked = st.form_submit_button(_("Train"), disabled=busy, icon="🏋️")
     if clicked and not busy:
+        if run is not None:  # this session's last run, finished: its curve gives way to the new one's
+            run.close()
+            run = None
         try:
             run = lab_runs.start(scheme, task, int(steps), int(seed))
         except lab_runs.Busy:
@@ -58,6 +67,7 @@ def train_your_own() -> lab_runs.Run | None:
             st.warning(echo.plain(str(error), most=None), icon="⚠️")
         else:
             st.session_state[RUN] = run.id
+            session_end.close_at_end(RUN, run)  # a closed tab or a reload ends it (lab_runs.Run.close)
     if run is not None:
         progress(run.id)
     return run if run is not None and run.state == "done" else None

@@ -1,6 +1,7 @@
 """The Length lab page through AppTest, on the small made-up lab folder (tests/figures/lab_data.py): it draws from
 the results, a bad factor is a message beside its control, Train your own refuses politely when the server is
-full, and a finished run of the session joins the loss figure as a dashed curve."""
+full, a finished run of the session joins the loss figure as a dashed curve, and a run is registered to end with
+its session."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import queue
 import pytest
 
 from posenc.figures.lab import source
-from posenc.ui import lab_controls, lab_runs, lab_training
+from posenc.ui import lab_controls, lab_runs, lab_training, session_end
 from tests.figures import lab_data
 from tests.pages.conftest import assert_healthy, chart_specs, open_page, payload_bytes, titles, warning_text
 
@@ -103,6 +104,8 @@ def test_a_run_past_its_last_step_says_it_is_evaluating_and_a_failed_run_says_wh
 
 def test_train_starts_a_run_for_the_session_and_a_refused_setting_is_a_message(monkeypatch):
     started = lab_runs.Run(10_005, "nope", "lm", 50, 0, state="done", rows={})
+    registered = []
+    monkeypatch.setattr(session_end, "close_at_end", lambda name, thing: registered.append((name, thing)) or True)
 
     def start(scheme, task, steps, seed):
         if seed == 13:
@@ -118,3 +121,15 @@ def test_train_starts_a_run_for_the_session_and_a_refused_setting_is_a_message(m
     at.number_input(key="lab_train_seed").set_value(0)
     _train_button(at).click().run()
     assert at.session_state[lab_training.RUN] == started.id and not at.exception
+    assert registered[0] == (lab_training.RUN, started)  # a closed tab or a reload ends it (Run.close)
+
+
+def test_a_new_run_lets_the_sessions_finished_one_go(monkeypatch):
+    old = lab_runs.Run(10_006, "rope", "lm", 50, 1, state="done", rows={})
+    new = lab_runs.Run(10_007, "alibi", "lm", 50, 2, state="done", rows={})
+    monkeypatch.setitem(lab_runs.RUNS, old.id, old)
+    monkeypatch.setattr(lab_runs, "start", lambda *args: lab_runs.RUNS.setdefault(new.id, new))
+    at = _session_with(old, monkeypatch)
+    _train_button(at).click().run()
+    assert at.session_state[lab_training.RUN] == new.id and old.id not in lab_runs.RUNS and not at.exception
+    lab_runs.RUNS.pop(new.id)

@@ -1,20 +1,30 @@
 """Train your own's background runs (posenc.ui.lab_runs): a 3-step run in its own process reports its steps and
 its evaluation, the server-wide limit refuses a further run with a message instead of waiting, and Cancel ends
-the process. Every wait is on the run's state (its messages), with a bound, never a sleep."""
+the process. What a run holds is given back: a finished run's process and handles, a closed session's runs (their
+processes ended, their places freed), and a run whose server dies exits. Processes are counted as this process's
+children (/proc/self/task/*/children) and handles as /proc/self/fd. Every wait is on the run's state (its
+messages), on the session's end or on the process's own exit, with a bound, never a sleep."""
 
 from __future__ import annotations
 
+import multiprocessing.resource_tracker
+import os
 import queue
+import select
+import subprocess
 import sys
 import threading
 import types
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
-from posenc.ui import lab_runs
+from posenc.ui import lab_runs, lab_training, session_end
 
 BOUND = 300  # seconds: a spawned interpreter importing torch on a busy machine, then 8 copy evaluations
+EXIT_BOUND = 60  # seconds for a run's process to exit once its server is gone (it exits at once: a thread waits)
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
@@ -29,8 +39,28 @@ def no_runs_left(monkeypatch):
         run.cancel()
 
 
-def test_a_short_run_reports_its_steps_and_rows_and_the_limit_refuses_another():
+def _children() -> set[int]:
+    """This process's child processes, as the kernel lists them (every thread's children)."""
+    tasks = Path("/proc/self/task")
+    return {int(pid) for task in tasks.iterdir() for pid in (task / "children").read_text().split()}
+
+
+def _open_handles() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.fixture
+def before() -> tuple[set[int], int]:
+    """(children, open handles) before the test's runs; multiprocessing's resource tracker, one helper process the
+    server starts with its first run and keeps, is started first so that it counts as already there."""
+    multiprocessing.resource_tracker.ensure_running()
+    return _children(), _open_handles()
+
+
+def test_a_short_run_reports_its_steps_and_rows_and_the_limit_refuses_another(before):
     run = lab_runs.start("alibi", "copy", 3, 7, limit=1)
+    pid = run.process.pid
+    assert pid in _children()
     with pytest.raises(lab_runs.Busy, match="busy: 1 runs in progress, try again shortly"):
         lab_runs.start("nope", "copy", 3, 0, limit=1)
     assert lab_runs.active_count() == 1
@@ -38,13 +68,15 @@ def test_a_short_run_reports_its_steps_and_rows_and_the_limit_refuses_another():
     assert run.state == "done", run.error
     assert run.step == 3 and run.loss is not None and run.label == "alibi (seed 7)"
     assert [row["letters"] for row in run.rows["copy"]] == [10, 20, 30, 40, 60, 80]  # trained up to 20
-    assert lab_runs.active_count() == 0 and not run.process.is_alive()
+    assert lab_runs.active_count() == 0 and run.process is None and run.messages is None
+    assert (_children(), _open_handles()) == before  # the finished run's process reaped, its pipes closed
 
 
 def test_cancel_ends_the_process_and_frees_the_place():
     run = lab_runs.start("rope", "lm", lab_runs.MAX_STEPS, 0, limit=1)
+    pid = run.process.pid
     run.cancel()
-    assert run.state == "cancelled" and not run.process.is_alive()
+    assert run.state == "cancelled" and run.process is None and pid not in _children()
     assert lab_runs.active_count() == 0
     lab_runs.start("rope", "lm", 5, 0, limit=1).cancel()  # the place is free again
 
@@ -95,3 +127,83 @@ def test_a_class_pressing_train_at_once_starts_the_limit_and_hears_busy_while_pa
     for run in started:
         run.cancel()
     assert lab_runs.active_count() == 0
+
+
+class _Runtime:
+    """What posenc.ui.session_end wraps in a served app: the runtime's disconnect and close of a session."""
+
+    def __init__(self, sessions):
+        self.active = set(sessions)
+
+    def is_active_session(self, session_id):
+        return session_id in self.active
+
+    def disconnect_session(self, session_id, client=None):  # a closed tab, or the old session of a reload
+        self.active.discard(session_id)
+
+    def close_session(self, session_id):
+        self.active.discard(session_id)
+
+
+def test_runs_end_with_their_sessions_and_every_process_and_handle_comes_back(before, monkeypatch):
+    """Two readers start a run each (registered as the page registers them), the runs train, both tabs close: the
+    runs are cancelled and forgotten, the limit is free, and the processes and handles are back to where they
+    were."""
+    runtime, session = _Runtime({"reader-a", "reader-b"}), types.SimpleNamespace(session_id="")
+    monkeypatch.setattr(
+        session_end, "runtime", types.SimpleNamespace(exists=lambda: True, get_instance=lambda: runtime)
+    )
+    monkeypatch.setattr(session_end, "get_script_run_ctx", lambda: session)
+    runs = []
+    for seed, reader in enumerate(("reader-a", "reader-b")):
+        session.session_id = reader
+        runs.append(lab_runs.start("alibi", "lm", lab_runs.MAX_STEPS, seed))
+        assert session_end.close_at_end(lab_training.RUN, runs[-1])
+    for run in runs:
+        assert run.wait(BOUND, until=lambda run: run.step >= 1).step >= 1, run.error  # training, mid-run
+    assert len(_children() - before[0]) == 2 and lab_runs.active_count() == 2
+    runtime.disconnect_session("reader-a", client=object())
+    assert runs[0].state == "cancelled" and runs[1].active and lab_runs.active_count() == 1
+    runtime.close_session("reader-b")
+    assert [run.state for run in runs] == ["cancelled", "cancelled"] and lab_runs.RUNS == {}
+    assert lab_runs.active_count() == 0
+    assert (_children(), _open_handles()) == before
+
+
+SERVER = """
+import sys
+from posenc.ui import lab_runs
+run = lab_runs.start("alibi", "lm", lab_runs.MAX_STEPS, 0)
+run.wait({bound}, until=lambda run: run.step >= 1)
+print(run.process.pid, run.step, flush=True)
+sys.stdin.read()
+"""
+
+
+def test_a_runs_process_exits_when_its_server_is_killed():
+    """A server (a Python process standing in for Streamlit) starts a run and is killed with SIGKILL mid-run: the
+    run's process, orphaned, exits by itself. Waited on through a pidfd (the kernel says when the process exits)."""
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVER.format(bound=BOUND)],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=os.environ | {"PYTHONPATH": str(ROOT)},
+    )
+    try:
+        line = server.stdout.readline()  # the server's script waits at most BOUND for the first step
+        pid, step = map(int, line.split())
+        run_process = os.pidfd_open(pid)
+    finally:
+        server.kill()
+        server.wait(timeout=EXIT_BOUND)
+    exited = False
+    try:
+        assert step >= 1  # it was training when its server died
+        exited = bool(select.select([run_process], [], [], EXIT_BOUND)[0])
+        assert exited, f"the run's process {pid} still runs {EXIT_BOUND} s after its server was killed"
+    finally:
+        os.close(run_process)
+        if not exited:
+            os.kill(pid, 9)
