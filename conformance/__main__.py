@@ -1,0 +1,3 @@
+from conformance.runner import main
+
+raise SystemExit(main())
