@@ -213,3 +213,43 @@ def test_a_lesson_that_slips_back_to_another_spelling_is_caught(tmp_path, lesson
     assert term not in flagged(tmp_path)
     (tmp_path / lesson).write_text(text.replace(right, wrong), encoding="utf-8")
     assert term in flagged(tmp_path)
+
+
+# --- the register: Korean in 한다체, Chinese with full-width punctuation (catalogues and lessons alike) -------------
+
+# 합니다체 / 해요체 endings where 한다체 is the register: 니다 after a syllable ending in ㅂ (합니다, 습니다; not
+# 아니다), 세요, 십시오
+_POLITE = re.compile(
+    "(?:[" + "".join(chr(c) for c in range(0xAC00, 0xD7A4) if (c - 0xAC00) % 28 == 17) + "]니다|세요|십시오)"
+    r"(?=[.!?:)\s]|$)"
+)
+_HALF_WIDTH = re.compile(r"[\u4e00-\u9fff][,;]|[,;]\s*[\u4e00-\u9fff]")  # , or ; beside a Chinese character
+
+
+def _all_texts(code: str) -> dict[str, str]:
+    return {**_translations(code), **terminology.lesson_tables()[code]}
+
+
+def test_korean_is_written_in_handa_style():
+    polite = [f"{m!r} -> {t!r}" for m, t in _all_texts("ko").items() if _POLITE.search(terminology.prose(t))]
+    assert not polite, "\n".join(polite)
+
+
+def test_chinese_punctuation_beside_chinese_is_full_width():
+    def prose(text: str) -> str:
+        return re.sub(r"&\w+;", " ", terminology.prose(text))  # an HTML entity's ; is not punctuation
+
+    half = [f"{m!r} -> {t!r}" for m, t in _all_texts("zh-CN").items() if _HALF_WIDTH.search(prose(t))]
+    assert not half, "\n".join(half)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        (_POLITE, "학습을 취소했습니다."),
+        (_POLITE, "잠시 후 다시 시도하세요."),
+        (_HALF_WIDTH, "文件本身也没有保留,请重新上传"),
+    ],
+)
+def test_the_register_checks_catch_what_they_are_for(pattern, text):
+    assert pattern.search(text)
