@@ -1,6 +1,8 @@
 """Plan an extension: from the sidebar's RoPE model and a target context to the settings to paste, with the traps
 flagged and the numbers behind them (``posenc_core.plan``)."""
 
+import json
+
 import pandas as pd
 import streamlit as st
 
@@ -26,11 +28,22 @@ PASTE_LABELS = {
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def planned(model_key: str, _model, target: int, method: str, original: int, runtime: str, model_id: str | None):
-    """The plan, once per (model, target, method, original, runtime) in this process; ``model_key`` names the
-    model (its repr), which the cache hashes in place of the model itself."""
+def planned(
+    model_key: str, _model, target: int, method: str, original: int, runtime: str, model_id: str | None, config: str
+):
+    """The plan, once per (model, target, method, original, runtime, config.json) in this process; ``model_key``
+    names the model (its repr), which the cache hashes in place of the model itself; ``config`` is the uploaded
+    config.json's JSON text ("" for a preset), whose shape the blocks are written for."""
     runtime = None if runtime == ALL_RUNTIMES else runtime
-    return plan_extension(_model, target, method, model_id=model_id, original=original or None, runtime=runtime)
+    return plan_extension(
+        _model,
+        target,
+        method,
+        model_id=model_id,
+        original=original or None,
+        runtime=runtime,
+        config=json.loads(config) if config else None,
+    )
 
 
 st.title(_("🧭 Plan a context extension"))
@@ -73,7 +86,8 @@ if model.scheme not in ("rope", "mrope"):
 else:
     try:
         with st.spinner(_("Planning…")):
-            plan = planned(repr(model), model, target, method, original, runtime, hub_id(model))
+            config = json.dumps(state.current_config()) if state.current_config() else ""
+            plan = planned(repr(model), model, target, method, original, runtime, hub_id(model), config)
     except ValueError as error:
         st.error(_("No plan for these settings: {error}").format(error=echo.plain(str(error), most=None)), icon="🚫")
 
@@ -96,16 +110,25 @@ def plan_and_checks() -> None:
         _(
             "Pairs whose original wavelength is above L (the dashed line) never turned once in training; the plan "
             "stretches them so that their angles up to T = {target:,} stay within what the model saw."
+        ).format(target=plan.target)
+        if not plan.warnings
+        else _(
+            "Pairs whose original wavelength is above L (the dashed line) never turned once in training: see the "
+            "warnings above for what these settings do to them by T = {target:,}."
         ).format(target=plan.target),
     )
 
 
 def settings_to_paste() -> None:
     labels = PASTE_LABELS | RUNTIME_LABELS
+    versions = plan.paste_versions
     for name, text in plan.shown_paste.items():  # the config.json blocks, and every runtime's or the chosen one's
         st.markdown("**" + _(labels[name]) + "**")
         config = name in CONFIG_BLOCKS
         st.code(text, language="json" if config else "bash", wrap_lines=not config)
+        st.caption(_("Form checked against {version}.").format(version=versions[name]))
+    if plan.refused:
+        st.caption(_("A runtime that cannot serve these settings for this model shows no block: see the warnings."))
     st.caption(
         _("The model id in the commands is {model_id}: put the repository or path you serve instead.").format(
             model_id=plan.model_id

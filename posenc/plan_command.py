@@ -5,10 +5,12 @@
     posenc plan path/to/config.json --target 65536 --method base --json
 
 MODEL is a preset key or name (``posenc_core.models.presets``), else a config.json (or a folder holding one),
-else a Hugging Face model id, read as ``posenc config`` reads it. The plan is
+else a Hugging Face model id, read as ``posenc config`` reads it; the blocks are written for that config.json's
+own shape (a preset's: the config.json its numbers come from). The plan is
 :func:`posenc_core.plan.plan_extension`'s; :mod:`posenc.plan_report` writes it. Bad input (an unknown model, a
-target outside (L, 2^24], a model without RoPE, LongRoPE without the model's lists) is one line on stderr and exit
-status 2, as argparse's own errors are.
+target outside (L, 2^24], a model without RoPE, LongRoPE without the model's lists, or work past the plan's
+bounds: a rotary dim over 1024, pairs × target over 2^30, a base over 1e12, YaRN betas outside [0.001, 10000]) is
+one line on stderr and exit status 2, as argparse's own errors are.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 from posenc.config_command import read
 from posenc.plan_report import as_dict, as_text
@@ -44,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     args = parser.parse_args(argv)
     try:
-        model, model_id = resolve(args.model)
+        model, model_id, config = resolve(args.model)
         plan = plan_extension(
             model,
             args.target,
@@ -53,25 +56,26 @@ def main(argv: list[str] | None = None) -> int:
             factor=args.factor,
             original=args.original,
             runtime=args.runtime,
+            config=config,
         )
-    except (ValueError, OSError) as error:
+    except (ValueError, OSError, OverflowError) as error:
         print(f"posenc plan: {_one_line(str(error))}", file=sys.stderr)
         return 2
     print(json.dumps(as_dict(plan), indent=2, ensure_ascii=False) if args.json else as_text(plan))
     return 0
 
 
-def resolve(model: str) -> tuple[ModelPreset, str]:
-    """The model and the id its serving flags name: a preset and the Hub id its source starts with (else its
-    name); a config.json and its folder when the file is a model folder's config.json (else the model's name);
-    a model id and that id's repo."""
+def resolve(model: str) -> tuple[ModelPreset, str, dict[str, Any] | None]:
+    """The model, the id its serving flags name and its config.json (None for a preset, whose shape the plan
+    knows): a preset and the Hub id its source starts with (else its name); a config.json and its folder when the
+    file is a model folder's config.json (else the model's name); a model id and that id's repo."""
     try:
         preset = get_preset(model)
     except ValueError:
         pass
     else:
         found = _HUB_ID.match(preset.source or "")
-        return preset, found.group(0) if found else preset.name
+        return preset, found.group(0) if found else preset.name, None
     path = Path(model).expanduser()
     try:
         reading = read(model)
@@ -79,9 +83,10 @@ def resolve(model: str) -> tuple[ModelPreset, str]:
         if path.exists() or "/" in model or model.endswith(".json"):
             raise
         raise ValueError(f"{model!r} is not a preset ({', '.join(PRESETS)}), and {error}") from error
+    config = reading.config or None
     if path.is_dir() or path.name == "config.json":
-        return reading.preset, str(path if path.is_dir() else path.parent)
-    return reading.preset, reading.preset.name  # a Hub reading is named by its repo id
+        return reading.preset, str(path if path.is_dir() else path.parent), config
+    return reading.preset, reading.preset.name, config  # a Hub reading is named by its repo id
 
 
 def _one_line(message: str) -> str:

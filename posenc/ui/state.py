@@ -47,6 +47,14 @@ def current_preset():
     return presets.PRESETS.get(key)
 
 
+def current_config() -> dict[str, Any] | None:
+    """The uploaded config.json (as read) when the model in use comes from one, else None."""
+    if st.session_state.get("preset", CUSTOM) != FROM_CONFIG:
+        return None
+    reading = st.session_state.get("config_reading")
+    return getattr(reading, "config", None) or None
+
+
 def preset_values() -> dict[str, Any]:
     """The parameter values the current preset sets (empty for custom)."""
     preset = current_preset()

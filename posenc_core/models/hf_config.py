@@ -46,6 +46,7 @@ class ConfigReading:
     preset: ModelPreset
     read: dict[str, Any] = field(default_factory=dict)  # config key (dotted if nested) -> value, for display
     unread: list[str] = field(default_factory=list)  # sentences: ignored keys, unknown types, derived values
+    config: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the config.json as read
 
 
 def from_hf_config(config: Mapping[str, Any] | str | bytes) -> ConfigReading:
@@ -98,7 +99,7 @@ def from_hf_config(config: Mapping[str, Any] | str | bytes) -> ConfigReading:
         )
     _note_ignored(r, top, modelled=fields.get("n_layers") is not None)
     preset = ModelPreset(**fields, notes=tuple(r.notes))
-    return ConfigReading(preset=preset, read=r.read, unread=r.unread)
+    return ConfigReading(preset=preset, read=r.read, unread=r.unread, config=dict(top))
 
 
 def read_config_file(path: str | os.PathLike) -> bytes:

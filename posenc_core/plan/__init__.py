@@ -4,25 +4,52 @@
 - :mod:`posenc_core.plan.methods`  what each method sets (``PLAN_METHODS``)
 - :mod:`posenc_core.plan.rules`    the base rules (NTK-aware, the share rule, dynamic NTK, Liu et al., Men et al.)
 - :mod:`posenc_core.plan.checks`   the traps, each with a reason and a fix (``CHECKS``)
-- :mod:`posenc_core.plan.paste`    config.json keys and the serving flags of vLLM, SGLang and llama.cpp (``RUNTIMES``)
+- :mod:`posenc_core.plan.paste`    the writers of each block (``WRITERS``) and ``merge_config``
+- :mod:`posenc_core.plan.shape`    the shape of the model's own config.json the blocks are merged into
+
+For a config.json: ``plan_config(path, target, method).paste`` (name -> text) and ``.paste_versions``.
 """
 
 from posenc_core.plan.checks import CHECKS, TEXTS, Finding
 from posenc_core.plan.methods import PLAN_METHODS, Settings
-from posenc_core.plan.paste import RUNTIMES
-from posenc_core.plan.plan import MAX_TARGET, REGIMES, MethodPlan, Pair, Plan, plan_extension
+from posenc_core.plan.paste import RUNTIMES, WRITERS, merge_config
+from posenc_core.plan.plan import (
+    MAX_BASE,
+    MAX_BETA,
+    MAX_PLAN_WORK,
+    MAX_ROTARY_DIM,
+    MAX_TARGET,
+    MIN_BETA,
+    REGIMES,
+    MethodPlan,
+    Pair,
+    Plan,
+    plan_config,
+    plan_extension,
+)
+from posenc_core.plan.shape import ConfigShape, shape_of
 
 __all__ = [
     "CHECKS",
+    "MAX_BASE",
+    "MAX_BETA",
+    "MAX_PLAN_WORK",
+    "MAX_ROTARY_DIM",
     "MAX_TARGET",
+    "MIN_BETA",
     "PLAN_METHODS",
     "REGIMES",
     "RUNTIMES",
     "TEXTS",
+    "WRITERS",
+    "ConfigShape",
     "Finding",
     "MethodPlan",
     "Pair",
     "Plan",
     "Settings",
+    "merge_config",
+    "plan_config",
     "plan_extension",
+    "shape_of",
 ]

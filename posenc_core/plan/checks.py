@@ -13,12 +13,13 @@ splits the pairs into time, height and width sections.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from posenc_core.plan.paste import IMPLEMENTED, RUNTIMES
-from posenc_core.plan.rules import NO_SMALLEST_BASE
+from posenc_core.plan.paste import CONFIG_BLOCKS, IMPLEMENTED, RUNTIMES, WRITERS
+from posenc_core.plan.rules import NO_CHECKED_BASE, NO_SMALLEST_BASE
 
 if TYPE_CHECKING:
     from posenc_core.plan.plan import Plan
@@ -65,13 +66,20 @@ TEXTS: dict[str, tuple[str, str]] = {
         "with these settings B(m) = Σ cos(m·θ'ᵢ) falls to {lowest:.3g} at distance {m:,} < {target:,}: attention "
         "can no longer favour similar tokens there (Men et al. 2024; the smallest plain base for the target is "
         "{smallest})",
-        "raise rope_theta to at least {smallest} and fine-tune (method base), or use a method whose B stays >= 0",
+        "set rope_theta to {checked} (B(m) >= 0 checked at every m < {target:,}) and fine-tune (method base), or "
+        "use a method whose B stays >= 0",
     ),
     "bound_already_below": (
         "with these settings B(m) = Σ cos(m·θ'ᵢ) falls to {lowest:.3g} at distance {m:,} < {target:,}, as the "
         "model's own settings already do within its own {context:,} tokens (B = {own:.3g} at {own_m:,}); Men et al. "
         "2024 find such a model keeps its perplexity but loses long-range retrieval past the bound",
-        "test retrieval at the target (a needle test), or raise rope_theta to at least {smallest} and fine-tune",
+        "test retrieval at the target (a needle test), or set rope_theta to {checked} (B(m) >= 0 checked at every "
+        "m < {target:,}) and fine-tune",
+    ),
+    "slow_pairs_beyond": (
+        "{count} slow pairs (those that never turned once in L = {original:,}) turn further by T = {target:,} than "
+        "in training: pair {pair} reaches {angle:.2f} rad against the {seen:.2f} rad it saw",
+        "choose a method that divides the slow pairs by s (yarn, linear or llama3), or fine-tune at T",
     ),
     "partial_rotary": (
         "only {rotary_dim} of each head's {head_dim} channels rotate (partial_rotary_factor {fraction:g}): the "
@@ -97,9 +105,52 @@ TEXTS: dict[str, tuple[str, str]] = {
         "convert the model again from a config.json with the plan's keys, then run with -c {target}",
     ),
     "dynamic_fixed": (
-        "vLLM and SGLang compute dynamic NTK once, at factor × original = {reach:,}; transformers grows the base "
-        "with each sequence",
+        "SGLang computes dynamic NTK once, at factor × original = {reach:,}; transformers grows the base with each "
+        "sequence",
         "expect the served model to match transformers only at the full length",
+    ),
+    "transformers_fixed_base": (
+        "{model}'s code in transformers fixes its base at 10000 and reads no scaling block: no config.json key "
+        "changes its RoPE there",
+        "serve it with vLLM, whose GPT-J reads rope_parameters",
+    ),
+    "transformers_phi3": (
+        "Phi-3's config class in transformers accepts only longrope scaling ({method} raises, or is relabelled "
+        "longrope and fails), and vLLM and SGLang load the config with it",
+        "choose longrope (the model's own lists) or base",
+    ),
+    "vllm_dynamic": (
+        "vLLM applies no dynamic NTK to decoder models and keeps a cos/sin cache of the original {original:,} "
+        "positions: positions past it run off the cache",
+        "choose yarn or linear to serve with vLLM",
+    ),
+    "vllm_deepseek": (
+        "vLLM builds DeepSeek's own YaRN rotary for any scaling block of this model, so {method} would be served "
+        "as YaRN",
+        "choose yarn (the plan keeps DeepSeek's mscale) or base to serve with vLLM",
+    ),
+    "sglang_nested": (
+        "SGLang applies its override to the top level of the config, while transformers 5 keeps {model}'s RoPE "
+        "settings and length under text_config",
+        "merge the config.json block into the model's config.json and start SGLang with --context-length {target}",
+    ),
+    "sglang_gptj": (
+        "SGLang's GPT-J passes no scaling block to its RoPE: {method} would be ignored",
+        "choose base, or serve with vLLM",
+    ),
+    "sglang_leftover": (
+        "SGLang merges its override into the model's own RoPE settings, whose original_max_position_embeddings "
+        "{original:,} stays and makes {method} fail",
+        "merge the config.json block into the model's config.json and start SGLang with --context-length {target}",
+    ),
+    "llama_cpp_gptj": (
+        "llama.cpp has no GPT-J converter or graph",
+        "serve the model with vLLM",
+    ),
+    "llama_cpp_phi3": (
+        "llama.cpp's Phi-3 converter reads only LongRoPE's lists from config.json, and the GGUF's long and short "
+        "factors are always applied: {method} would stack on them",
+        "choose longrope or base to serve with llama.cpp",
     ),
     "replaces_scaling": (
         "the model was trained with its own {own} scaling (factor {own_factor:g}); {method} replaces it, so its long "
@@ -154,17 +205,43 @@ def check_original(plan: Plan) -> list[Finding]:
     return found
 
 
+def checked_base(plan: Plan) -> str:
+    """The base the plan's base method checked at every m < T (B(m) >= 0), as a finding shows it."""
+    base = plan.methods.get("base")
+    if base is None or base.lowest_bound[1] < 0:
+        return NO_CHECKED_BASE
+    return f"{base.settings.rope_theta:,.0f}"
+
+
 def check_bound(plan: Plan) -> list[Finding]:
     m, lowest = plan.chosen.lowest_bound
     if lowest >= 0:
         return []
     smallest = NO_SMALLEST_BASE if plan.rules["men"] is None else f"{plan.rules['men']:,.0f}"
-    values = {"lowest": lowest, "m": m, "target": plan.target, "smallest": smallest}
+    values = {"lowest": lowest, "m": m, "target": plan.target, "smallest": smallest, "checked": checked_base(plan)}
     own_m, own = plan.own_lowest_bound
     if own < 0:
         values |= {"context": plan.own_context, "own": own, "own_m": own_m}
         return [Finding("bound_already_below", "note", values)]
     return [Finding("base_below_bound", "warning", values)]
+
+
+def check_slow_pairs(plan: Plan) -> list[Finding]:
+    """Pairs longer than L (never a full turn in training) must not turn further by T than they did by L:
+    T·θ'ᵢ <= L·θᵢ (to 1e-6). Dynamic NTK at 2× on Llama-3-8B: pair 35 reaches 6.80 rad against 6.26."""
+    beyond = []
+    for pair in plan.pairs:
+        if pair.wavelength <= plan.original:
+            continue
+        seen = 2 * math.pi * plan.original / pair.wavelength
+        angle = 2 * math.pi * plan.target / pair.wavelengths[plan.method]
+        if angle > seen * (1 + 1e-6):
+            beyond.append((angle / seen, pair.index, angle, seen))
+    if not beyond:
+        return []
+    _, index, angle, seen = max(beyond)
+    values = {"count": len(beyond), "original": plan.original, "target": plan.target, "pair": index}
+    return [Finding("slow_pairs_beyond", "warning", values | {"angle": angle, "seen": seen})]
 
 
 def check_partial(plan: Plan) -> list[Finding]:
@@ -187,6 +264,8 @@ def check_mrope(plan: Plan) -> list[Finding]:
 
 
 def check_runtimes(plan: Plan) -> list[Finding]:
+    """Runtimes that lack the method, need it at conversion, or cannot serve it for this model (a writer's
+    refusal: the block is not shown, the reason is a warning)."""
     found = []
     for name in (plan.runtime,) if plan.runtime else tuple(RUNTIMES):
         runtime = RUNTIMES[name]
@@ -200,7 +279,13 @@ def check_runtimes(plan: Plan) -> list[Finding]:
         elif support != IMPLEMENTED:
             values = {"runtime": runtime.label, "method": plan.method, "target": plan.target}
             found.append(Finding("runtime_conversion", "note", values))
-    if plan.method == "dynamic" and plan.runtime in (None, "vllm", "sglang"):
+    codes = set()
+    for name, refusal in plan.refused.items():
+        shown = name in CONFIG_BLOCKS or plan.runtime in (None, WRITERS[name].runtime)
+        if shown and refusal.code not in codes:
+            codes.add(refusal.code)
+            found.append(Finding(refusal.code, "warning", dict(refusal.values)))
+    if plan.method == "dynamic" and plan.runtime in (None, "sglang") and "sglang" in plan.paste:
         found.append(Finding("dynamic_fixed", "note", {"reach": int(plan.factor * plan.original)}))
     return found
 
@@ -236,6 +321,7 @@ CHECKS: dict[str, Callable[[Plan], list[Finding]]] = {
     "factor": check_factor,
     "original": check_original,
     "bound": check_bound,
+    "slow_pairs": check_slow_pairs,
     "partial": check_partial,
     "layout": check_layout,
     "mrope": check_mrope,

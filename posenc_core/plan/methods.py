@@ -14,13 +14,12 @@ Meta's Llama 3.1 (llama3); Ding et al. 2024 (LongRoPE); Xiong et al. 2023, arXiv
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from posenc_core.models.preset_type import ModelPreset
-from posenc_core.plan.rules import men_base, share_base
+from posenc_core.plan.rules import checked_base, men_base, round_up, share_base
 
 
 @dataclass(frozen=True)
@@ -112,22 +111,18 @@ def plan_longrope(model: ModelPreset, original: int, target: int, factor: float)
 
 
 def plan_base(model: ModelPreset, original: int, target: int, factor: float) -> Settings:
-    """A larger base and no scaling block (Xiong et al. 2023; Llama 3's 500000): the larger of Men et al.'s
-    smallest base for T and the share rule, rounded up to three significant digits, never below the model's."""
+    """A larger base and no scaling block (Xiong et al. 2023; Llama 3's 500000): from the larger of Men et al.'s
+    smallest base for T and the share rule (never below the model's own), the first base, rounded up to three
+    significant digits, whose B(m) >= 0 was checked at every m < T (``rules.checked_base``: B is not monotone in
+    the base); where none is found, the share rule's base (the plan's bound check then warns)."""
     rotary_dim = model.rotary_dim
-    wanted = share_base(model.rope_theta, original, target)
+    wanted = max(share_base(model.rope_theta, original, target), model.rope_theta)
     smallest = men_base(target, rotary_dim)
     if smallest is not None:
         wanted = max(wanted, smallest)
-    return Settings(
-        _block(model, "default") if model.mrope_section else None, max(model.rope_theta, _round_up(wanted)), target
-    )
-
-
-def _round_up(value: float, digits: int = 3) -> float:
-    """``value`` rounded up to ``digits`` significant digits (1776948.3 -> 1780000.0)."""
-    scale = 10 ** (math.floor(math.log10(value)) - digits + 1)
-    return float(math.ceil(value / scale) * scale)
+    checked = checked_base(rotary_dim, wanted, target)
+    base = checked if checked is not None else max(model.rope_theta, round_up(wanted))
+    return Settings(_block(model, "default") if model.mrope_section else None, base, target)
 
 
 PLAN_METHODS: dict[str, Planner] = {

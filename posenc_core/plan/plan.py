@@ -8,7 +8,13 @@
 - the base rules (``rules``): NTK-aware, the share rule, dynamic NTK at T, Men et al.'s smallest base, Liu et al.'s;
   Liu et al.'s critical dimension and the context each method's frequencies reach by it;
 - per method, its attention factor (what ``rope.scaling.inv_freq`` returns) and the lowest B(m) over T;
-- the checks (``checks.CHECKS``) and the blocks to paste (``paste``) for the chosen method.
+- the checks (``checks.CHECKS``) and the blocks to paste (``paste.WRITERS``) for the chosen method, written for
+  the shape of the model's own config.json (``shape``), each naming the runtime version its form was checked on.
+
+The work a plan does grows with pairs × T (B(m) is evaluated at every m < T for each method), so a plan refuses,
+in one line, what lies past the bounds it states: a rotary dim up to ``MAX_ROTARY_DIM``, pairs × T up to
+``MAX_PLAN_WORK``, a base up to ``MAX_BASE``, a factor up to ``MAX_TARGET`` and YaRN betas in
+[``MIN_BETA``, ``MAX_BETA``].
 
 Every frequency comes from ``posenc_core.rope.scaling.inv_freq`` fed the planned block, the same path a config.json
 takes through ``models.hf_config``.
@@ -17,9 +23,12 @@ takes through ``models.hf_config``.
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import groupby
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -30,11 +39,20 @@ from posenc_core.models.presets import rope_inputs
 from posenc_core.plan import rules
 from posenc_core.plan.checks import Finding, run_checks
 from posenc_core.plan.methods import PLAN_METHODS, Settings, check_longrope_lists, has_longrope_lists
-from posenc_core.plan.paste import CONFIG_BLOCKS, RUNTIMES, paste_blocks
+from posenc_core.plan.paste import CONFIG_BLOCKS, RUNTIMES, WRITERS, Blocks, Refusal, Request, paste_blocks
+from posenc_core.plan.shape import ConfigShape, shape_for, shape_of
 from posenc_core.rope.scaling import inv_freq
 
 MAX_TARGET = 2**24
 """Longest target context a plan takes (16,777,216 tokens: past Llama 4 Scout's 10M)."""
+MAX_ROTARY_DIM = 1024
+"""Largest rotary dim a plan takes (512 pairs; real models rotate 32 to 256 channels of a head)."""
+MAX_PLAN_WORK = 2**30
+"""Most pairs × target tokens a plan evaluates (64 pairs over 16,777,216 tokens; 512 pairs over 2,097,152)."""
+MAX_BASE = 1e12
+"""Largest RoPE base a plan takes (the largest Men et al.'s search looks at)."""
+MIN_BETA, MAX_BETA = 1e-3, 1e4
+"""The range a model's own YaRN beta_fast and beta_slow must lie in (the paper's are 32 and 1)."""
 KEPT, RAMPED, INTERPOLATED = "kept", "ramped", "interpolated"
 REGIMES = (KEPT, RAMPED, INTERPOLATED)
 
@@ -84,6 +102,20 @@ class Plan:
     own_lowest_bound: tuple[int, float]  # (m, B(m)) at the lowest B of the model's own settings over own_context
     findings: tuple[Finding, ...] = ()
     paste: dict[str, str] = field(default_factory=dict)
+    shape: ConfigShape = field(default_factory=ConfigShape)  # the model's own config.json, as the blocks see it
+    refused: dict[str, Refusal] = field(default_factory=dict)  # the blocks a runtime cannot serve, and why
+
+    def paste_for(self, method: str) -> Blocks:
+        """The blocks (and refusals) ``method``'s settings get for this model, as the chosen method's are written."""
+        planned = self.methods[check_choice("method", method, self.methods)]
+        return paste_blocks(
+            Request(self.model, self.shape, method, planned.settings, self.model_id, self.original, self.target)
+        )
+
+    @property
+    def paste_versions(self) -> dict[str, str]:
+        """Each block's runtime version, the one its form was checked against."""
+        return {name: WRITERS[name].version for name in self.paste}
 
     @property
     def chosen(self) -> MethodPlan:
@@ -125,13 +157,16 @@ def plan_extension(
     factor: float | None = None,
     original: int | None = None,
     runtime: str | None = None,
+    config: Mapping[str, Any] | None = None,
 ) -> Plan:
     """The plan that takes ``model`` to ``target`` tokens with ``method`` (a key of ``PLAN_METHODS``).
 
     ``original`` (L) defaults to the model's original_max_position_embeddings, else its max_position_embeddings
-    (divided by a linear factor: that block holds no original); ``factor`` to T / L. ValueError, naming the
-    argument, for a model without RoPE, a target outside (L, MAX_TARGET], an unknown method or runtime, a factor
-    <= 0, or LongRoPE on a model without its searched lists.
+    (divided by a linear factor: that block holds no original); ``factor`` to T / L. ``config`` is the model's
+    own config.json as a dict, whose shape the blocks are written for (default: the preset's, else a plain
+    Llama config's). ValueError, naming the argument, for a model without RoPE, a target outside
+    (L, MAX_TARGET], an unknown method or runtime, a factor outside (0, MAX_TARGET], LongRoPE on a model without
+    its searched lists, or work past the stated bounds (:func:`check_work`).
     """
     if model.scheme not in ("rope", "mrope"):
         raise ValueError(f"model {model.name} uses {model.scheme}, not RoPE: there are no RoPE settings to plan")
@@ -142,10 +177,12 @@ def plan_extension(
     target = check_int("target", target, minimum=1, maximum=MAX_TARGET)
     if target <= original:
         raise ValueError(f"target must be longer than the original context L = {original:,} (got {target:,})")
-    factor = _factor_for(original, target) if factor is None else check_float("factor", factor, greater_than=0.0)
-    rotary_dim = model.rotary_dim
-    if rotary_dim < 4:
-        raise ValueError(f"the rotary dim of {model.name} is {rotary_dim}: a plan needs at least two pairs")
+    if factor is None:
+        factor = _factor_for(original, target)
+    else:
+        factor = check_float("factor", factor, greater_than=0.0, maximum=MAX_TARGET)
+    rotary_dim = check_work(model, target)
+    shape = shape_of(config) if config is not None else shape_for(model)
     methods = {name: _method_plan(model, name, original, target, factor) for name in _methods_for(model, method)}
     critical = rules.critical_dim(rotary_dim, model.rope_theta, original)
     for name, planned in methods.items():
@@ -171,11 +208,45 @@ def plan_extension(
         own_context=own_context,
         own_lowest_bound=rules.lowest_bound(own_frequencies, own_context),
     )
-    return dataclasses.replace(
-        plan,
-        findings=run_checks(plan),
-        paste=paste_blocks(plan.chosen.settings, method, plan.model_id, target),
-    )
+    plan = dataclasses.replace(plan, shape=shape)
+    blocks = plan.paste_for(method)
+    plan = dataclasses.replace(plan, paste=blocks.text, refused=blocks.refused)
+    return dataclasses.replace(plan, findings=run_checks(plan))
+
+
+def plan_config(config: str | Path | Mapping[str, Any], target: int, method: str = "yarn", **options: Any) -> Plan:
+    """:func:`plan_extension` for a config.json (a path, or its dict): the model is what
+    ``posenc_core.models.hf_config`` reads from it, the blocks are written for that file's shape."""
+    from posenc_core.models.hf_config import from_hf_config, read_config_file
+
+    raw = dict(config) if isinstance(config, Mapping) else json.loads(read_config_file(config).decode("utf-8-sig"))
+    return plan_extension(from_hf_config(raw).preset, target, method, config=raw, **options)
+
+
+def check_work(model: ModelPreset, target: int) -> int:
+    """The model's rotary dim, once the plan's work is known to lie within the stated bounds; ValueError naming
+    the bound otherwise: rotary dim in [4, MAX_ROTARY_DIM], pairs × target <= MAX_PLAN_WORK, base <= MAX_BASE,
+    a model's own YaRN betas in [MIN_BETA, MAX_BETA]."""
+    rotary_dim = model.rotary_dim
+    if rotary_dim < 4:
+        raise ValueError(f"the rotary dim of {model.name} is {rotary_dim}: a plan needs at least two pairs")
+    if rotary_dim > MAX_ROTARY_DIM:
+        raise ValueError(
+            f"the rotary dim of {model.name} is {rotary_dim:,}: a plan takes at most {MAX_ROTARY_DIM:,} "
+            "(real models rotate 32 to 256 channels of a head)"
+        )
+    if rotary_dim // 2 * target > MAX_PLAN_WORK:
+        raise ValueError(
+            f"target {target:,} with {rotary_dim // 2} pairs is past what a plan evaluates: pairs × target must be "
+            f"at most {MAX_PLAN_WORK:,} (target at most {MAX_PLAN_WORK // (rotary_dim // 2):,} for this model)"
+        )
+    if model.rope_theta > MAX_BASE:
+        raise ValueError(f"the base (rope_theta) of {model.name} is {model.rope_theta:g}: a plan takes at most 1e12")
+    scaling = model.rope_scaling or {}
+    for key in ("beta_fast", "beta_slow"):
+        if key in scaling:
+            check_float(f"rope_scaling.{key}", scaling[key], minimum=MIN_BETA, maximum=MAX_BETA)
+    return rotary_dim
 
 
 def _factor_for(original: int, target: int) -> float:

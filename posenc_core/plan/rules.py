@@ -13,7 +13,9 @@ d is the rotary dimension (the rotated channels of one head), b the base, s = T 
   that reaches T is therefore (T/2π)^(d/d_extra).
 - Men et al. 2024 ("Base of RoPE Bounds Context Length", arXiv 2405.14591): the smallest base with
   B(m) = Σ_i cos(m·θ_i) >= 0 for every m < T (``rope.bounds.min_base_for_context``); for any frequencies,
-  :func:`lowest_bound` finds the lowest B over the context.
+  :func:`lowest_bound` finds the lowest B over the context. B(m) >= 0 is not monotone in the base (Qwen2.5's own
+  1e6 dips below zero within 32k, above the 32k bound), so a base the planner proposes is one
+  :func:`checked_base` evaluated at every m < T, never one read off a bound.
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ from posenc_core.rope.bounds import MAX_BOUND_CONTEXT, min_base_for_context
 
 NO_SMALLEST_BASE = "none found (none up to 1e12, or a target past 4M tokens)"
 """What a plan says for Men et al.'s smallest base when :func:`men_base` finds none (the app translates it)."""
+MAX_SEARCHED_WORK = 2**28
+"""Most pairs × target a base search evaluates (64 pairs over 4M tokens): past it no base is searched."""
+CHECKED_BASE_TRIES = 12  # bases checked from the first candidate up, each 1.5 × the last (about × 86 in all)
+NO_CHECKED_BASE = "none found (no base checked keeps B(m) >= 0 up to the target)"
+"""What a plan says for the base it checked when :func:`checked_base` finds none (the app translates it)."""
 _ROWS = 256  # m = q + r: B is evaluated as a (q blocks x 256) grid
 _BLOCK_ROWS = 4096  # q values per block (4096 x 256 positions)
 
@@ -100,12 +107,43 @@ def men_base(target: int, rotary_dim: int) -> float | None:
     """Men et al.'s smallest base for ``target`` tokens (``rope.bounds.min_base_for_context``), or None where it is
     not searched (a target past ``MAX_BOUND_CONTEXT``) or no base up to 1e12 keeps B(m) >= 0 (a rotary dim of a few
     pairs over millions of tokens). Cached: a plan asks for it once per method that needs it."""
-    if target > MAX_BOUND_CONTEXT:
+    if target > MAX_BOUND_CONTEXT or rotary_dim // 2 * target > MAX_SEARCHED_WORK:
         return None
     try:
         return min_base_for_context(target, rotary_dim)
     except ValueError:
         return None
+
+
+def base_frequencies(rotary_dim: int, base: float) -> torch.Tensor:
+    """θ_i = b^(−2i/d), i < d/2, float64 (d/2,)."""
+    return base ** -(torch.arange(0, rotary_dim, 2, dtype=torch.float64) / rotary_dim)
+
+
+@functools.lru_cache(maxsize=64)
+def checked_base(rotary_dim: int, start: float, target: int) -> float | None:
+    """The first base from ``start`` up (``start``, then 1.5 × the last, rounded up to three significant digits,
+    ``CHECKED_BASE_TRIES`` of them, none past 1e12) whose B(m) >= 0 at every m < ``target`` (:func:`lowest_bound`);
+    None when none of them passes or the search would cost more than ``MAX_SEARCHED_WORK`` pairs × positions.
+    The candidates are checked one by one because B(m) >= 0 is not monotone in the base."""
+    rotary_dim, start = _check(rotary_dim, start)
+    target = check_int("target", target, minimum=1)
+    if rotary_dim // 2 * target > MAX_SEARCHED_WORK:
+        return None
+    base = round_up(start)
+    for _ in range(CHECKED_BASE_TRIES):
+        if base > 1e12:
+            return None
+        if lowest_bound(base_frequencies(rotary_dim, base), target)[1] >= 0:
+            return base
+        base = round_up(base * 1.5)
+    return None
+
+
+def round_up(value: float, digits: int = 3) -> float:
+    """``value`` rounded up to ``digits`` significant digits (1776948.3 -> 1780000.0)."""
+    scale = 10 ** (math.floor(math.log10(value)) - digits + 1)
+    return float(math.ceil(value / scale - 1e-9) * scale)
 
 
 def lowest_bound(inv_freq, context_len: int) -> tuple[int, float]:

@@ -34,6 +34,8 @@ _BLOCK = 64  # q values per block while looking for a violation (64 x 256 positi
 _BATCH = 128  # grid bases screened against the known violating positions at once
 _MAX_WITNESSES = 64  # violating positions remembered (most recent first)
 _THREADS_LOCK = threading.Lock()
+_THREADS_USERS = 0  # searches running with one intra-op thread (the first sets it, the last restores it)
+_THREADS_BEFORE = 1
 
 
 def decay_bound(
@@ -202,14 +204,22 @@ def _first_feasible_base(grid: _BoundGrid, points_per_decade: int, rtol: float, 
 @contextmanager
 def _one_intra_op_thread() -> Iterator[None]:
     """The search runs thousands of small ops, and on a busy CPU OpenMP hand-offs cost more than the ops
-    (d = 128, 1M: 1.2 s with one thread, 8-40 s with two on an oversubscribed 2-core machine)."""
-    with _THREADS_LOCK:
-        previous = torch.get_num_threads()
-        torch.set_num_threads(1)
-        try:
-            yield
-        finally:
-            torch.set_num_threads(previous)
+    (d = 128, 1M: 1.2 s with one thread, 8-40 s with two on an oversubscribed 2-core machine). Searches in several
+    threads run side by side: the lock only counts them (the first sets one thread, the last restores the count),
+    so one reader's search never waits for another's."""
+    global _THREADS_USERS, _THREADS_BEFORE
+    with _THREADS_LOCK:  # held only to count the searches running, never while one runs
+        if _THREADS_USERS == 0:
+            _THREADS_BEFORE = torch.get_num_threads()
+            torch.set_num_threads(1)
+        _THREADS_USERS += 1
+    try:
+        yield
+    finally:
+        with _THREADS_LOCK:
+            _THREADS_USERS -= 1
+            if _THREADS_USERS == 0:
+                torch.set_num_threads(_THREADS_BEFORE)
 
 
 class _BoundGrid:

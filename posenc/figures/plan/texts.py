@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from posenc.i18n import N_, _
 from posenc_core.plan import Finding
-from posenc_core.plan.rules import NO_SMALLEST_BASE
+from posenc_core.plan.rules import NO_CHECKED_BASE, NO_SMALLEST_BASE
 
 CHECK_TEXTS: dict[str, tuple[str, str]] = {
     "factor_too_small": (
@@ -26,47 +26,62 @@ CHECK_TEXTS: dict[str, tuple[str, str]] = {
     ),
     "original_contradicts": (
         N_(
-            "the model's own config sets max_position_embeddings {max_positions:,} while its YaRN block reaches "
-            "factor × original = {reach:,}; transformers before 4.56 used their ratio {ratio:g} in place of the "
-            "factor"
+            "the model's own config sets max_position_embeddings {max_positions:,} while its YaRN block "
+            "reaches factor × original = {reach:,}; transformers before 4.56 used their ratio {ratio:g} in "
+            "place of the factor"
         ),
         N_("write max_position_embeddings = factor × original_max_position_embeddings, as the plan's config does"),
     ),
     "base_below_bound": (
         N_(
             "with these settings B(m) = Σ cos(m·θ'ᵢ) falls to {lowest:.3g} at distance {m:,} < {target:,}: "
-            "attention can no longer favour similar tokens there (Men et al. 2024; the smallest plain base for "
-            "the target is {smallest})"
+            "attention can no longer favour similar tokens there (Men et al. 2024; the smallest plain base "
+            "for the target is {smallest})"
         ),
-        N_("raise rope_theta to at least {smallest} and fine-tune (method base), or use a method whose B stays >= 0"),
+        N_(
+            "set rope_theta to {checked} (B(m) >= 0 checked at every m < {target:,}) and fine-tune (method "
+            "base), or use a method whose B stays >= 0"
+        ),
     ),
     "bound_already_below": (
         N_(
-            "with these settings B(m) = Σ cos(m·θ'ᵢ) falls to {lowest:.3g} at distance {m:,} < {target:,}, as the "
-            "model's own settings already do within its own {context:,} tokens (B = {own:.3g} at {own_m:,}); Men "
-            "et al. 2024 find such a model keeps its perplexity but loses long-range retrieval past the bound"
+            "with these settings B(m) = Σ cos(m·θ'ᵢ) falls to {lowest:.3g} at distance {m:,} < {target:,}, as"
+            " the model's own settings already do within its own {context:,} tokens (B = {own:.3g} at "
+            "{own_m:,}); Men et al. 2024 find such a model keeps its perplexity but loses long-range "
+            "retrieval past the bound"
         ),
-        N_("test retrieval at the target (a needle test), or raise rope_theta to at least {smallest} and fine-tune"),
+        N_(
+            "test retrieval at the target (a needle test), or set rope_theta to {checked} (B(m) >= 0 checked "
+            "at every m < {target:,}) and fine-tune"
+        ),
+    ),
+    "slow_pairs_beyond": (
+        N_(
+            "{count} slow pairs (those that never turned once in L = {original:,}) turn further by T = "
+            "{target:,} than in training: pair {pair} reaches {angle:.2f} rad against the {seen:.2f} rad it "
+            "saw"
+        ),
+        N_("choose a method that divides the slow pairs by s (yarn, linear or llama3), or fine-tune at T"),
     ),
     "partial_rotary": (
         N_(
-            "only {rotary_dim} of each head's {head_dim} channels rotate (partial_rotary_factor {fraction:g}): "
-            "the other channels carry no position at any length"
+            "only {rotary_dim} of each head's {head_dim} channels rotate (partial_rotary_factor "
+            "{fraction:g}): the other channels carry no position at any length"
         ),
         N_("nothing to set: every formula here uses the rotary dim {rotary_dim}; a runtime reads it from the config"),
     ),
     "pairing_layout": (
         N_("this model pairs channels (2i, 2i+1) (GPT-J style), not the halves (i, i + d/2) of GPT-NeoX and Llama"),
         N_(
-            "keep the runtime's own layout for this architecture; a scaling block changes the frequencies, not "
-            "the pairing, and a weight conversion must not mix the two"
+            "keep the runtime's own layout for this architecture; a scaling block changes the frequencies, "
+            "not the pairing, and a weight conversion must not mix the two"
         ),
     ),
     "mrope_yarn": (
         N_(
-            "M-RoPE splits the {pairs} pairs into time, height and width sections {sections}; YaRN's ramp runs "
-            "over the pair index, so it treats the three sections unevenly (Qwen advises against it for image and "
-            "video inputs)"
+            "M-RoPE splits the {pairs} pairs into time, height and width sections {sections}; YaRN's ramp "
+            "runs over the pair index, so it treats the three sections unevenly (Qwen advises against it for "
+            "image and video inputs)"
         ),
         N_("keep mrope_section in the block (the plan does) and check image and video tasks after the change"),
     ),
@@ -80,22 +95,79 @@ CHECK_TEXTS: dict[str, tuple[str, str]] = {
     ),
     "dynamic_fixed": (
         N_(
-            "vLLM and SGLang compute dynamic NTK once, at factor × original = {reach:,}; transformers grows the "
-            "base with each sequence"
+            "SGLang computes dynamic NTK once, at factor × original = {reach:,}; transformers grows the base "
+            "with each sequence"
         ),
         N_("expect the served model to match transformers only at the full length"),
     ),
+    "transformers_fixed_base": (
+        N_(
+            "{model}'s code in transformers fixes its base at 10000 and reads no scaling block: no "
+            "config.json key changes its RoPE there"
+        ),
+        N_("serve it with vLLM, whose GPT-J reads rope_parameters"),
+    ),
+    "transformers_phi3": (
+        N_(
+            "Phi-3's config class in transformers accepts only longrope scaling ({method} raises, or is "
+            "relabelled longrope and fails), and vLLM and SGLang load the config with it"
+        ),
+        N_("choose longrope (the model's own lists) or base"),
+    ),
+    "vllm_dynamic": (
+        N_(
+            "vLLM applies no dynamic NTK to decoder models and keeps a cos/sin cache of the original "
+            "{original:,} positions: positions past it run off the cache"
+        ),
+        N_("choose yarn or linear to serve with vLLM"),
+    ),
+    "vllm_deepseek": (
+        N_(
+            "vLLM builds DeepSeek's own YaRN rotary for any scaling block of this model, so {method} would be"
+            " served as YaRN"
+        ),
+        N_("choose yarn (the plan keeps DeepSeek's mscale) or base to serve with vLLM"),
+    ),
+    "sglang_nested": (
+        N_(
+            "SGLang applies its override to the top level of the config, while transformers 5 keeps {model}'s"
+            " RoPE settings and length under text_config"
+        ),
+        N_("merge the config.json block into the model's config.json and start SGLang with --context-length {target}"),
+    ),
+    "sglang_gptj": (
+        N_("SGLang's GPT-J passes no scaling block to its RoPE: {method} would be ignored"),
+        N_("choose base, or serve with vLLM"),
+    ),
+    "sglang_leftover": (
+        N_(
+            "SGLang merges its override into the model's own RoPE settings, whose "
+            "original_max_position_embeddings {original:,} stays and makes {method} fail"
+        ),
+        N_("merge the config.json block into the model's config.json and start SGLang with --context-length {target}"),
+    ),
+    "llama_cpp_gptj": (
+        N_("llama.cpp has no GPT-J converter or graph"),
+        N_("serve the model with vLLM"),
+    ),
+    "llama_cpp_phi3": (
+        N_(
+            "llama.cpp's Phi-3 converter reads only LongRoPE's lists from config.json, and the GGUF's long and short "
+            "factors are always applied: {method} would stack on them"
+        ),
+        N_("choose longrope or base to serve with llama.cpp"),
+    ),
     "replaces_scaling": (
         N_(
-            "the model was trained with its own {own} scaling (factor {own_factor:g}); {method} replaces it, so "
-            "its long context runs on frequencies it was not trained on"
+            "the model was trained with its own {own} scaling (factor {own_factor:g}); {method} replaces it, "
+            "so its long context runs on frequencies it was not trained on"
         ),
         N_("prefer {own} with the factor {needed:g}, or fine-tune after the change"),
     ),
     "longrope_reused": (
         N_(
-            "LongRoPE's lists were searched for this model's own factor {own_factor:g} ({own_context:,} tokens); "
-            "at {factor:g} they are reused as they are, and only the attention factor changes"
+            "LongRoPE's lists were searched for this model's own factor {own_factor:g} ({own_context:,} "
+            "tokens); at {factor:g} they are reused as they are, and only the attention factor changes"
         ),
         N_("search new lists for {target:,} tokens (Ding et al. 2024), or stay within {own_context:,} tokens"),
     ),
@@ -106,8 +178,12 @@ CHECK_TEXTS: dict[str, tuple[str, str]] = {
 }
 """Each check's (reason, fix), the core's templates marked for translation."""
 
-VALUE_TEXTS = {NO_SMALLEST_BASE: N_("none found (none up to 1e12, or a target past 4M tokens)")}
-"""Words the core writes into a finding's values (``rules.NO_SMALLEST_BASE``: Men et al.'s smallest base not found)."""
+VALUE_TEXTS = {
+    NO_SMALLEST_BASE: N_("none found (none up to 1e12, or a target past 4M tokens)"),
+    NO_CHECKED_BASE: N_("none found (no base checked keeps B(m) >= 0 up to the target)"),
+}
+"""Words the core writes into a finding's values (``rules.NO_SMALLEST_BASE``: Men et al.'s smallest base not found;
+``rules.NO_CHECKED_BASE``: no base the plan checked keeps B(m) >= 0)."""
 OR = N_(" or ")
 
 METHOD_NOTES = {
@@ -135,8 +211,8 @@ METHOD_NOTES = {
     ),
     "base": N_(
         "A larger base with no scaling block slows every pair but the first (Xiong et al. 2023; Llama 3's 500000): "
-        "the larger of Men et al.'s smallest base for T and the share rule. The model must be fine-tuned at the new "
-        "base."
+        "from the larger of Men et al.'s smallest base for T and the share rule, the first base whose B(m) >= 0 the "
+        "plan checked at every m < T. The model must be fine-tuned at the new base."
     ),
 }
 """Two or three sentences on what each method changes."""
@@ -158,9 +234,10 @@ def finding_text(finding: Finding) -> tuple[str, str]:
     if finding.code not in CHECK_TEXTS:
         return finding.reason, finding.fix
     values = dict(finding.values)
-    smallest = VALUE_TEXTS.get(values.get("smallest"))
-    if smallest is not None:
-        values["smallest"] = _(smallest)
+    for key in ("smallest", "checked"):
+        words = VALUE_TEXTS.get(values.get(key))
+        if words is not None:
+            values[key] = _(words)
     if "alternatives" in values:
         values["alternatives"] = _(OR).join(str(values["alternatives"]).split(" or "))
     reason, fix = CHECK_TEXTS[finding.code]

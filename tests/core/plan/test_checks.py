@@ -49,8 +49,9 @@ def test_a_runtime_without_the_method_is_a_warning_when_chosen_and_a_note_otherw
     assert "runtime_missing" not in codes(plan_for("llama-2-7b", 16384, "dynamic", runtime="vllm"))
 
 
-def test_dynamic_on_vllm_is_computed_once_and_said():
-    assert codes(plan_for("llama-2-7b", 16384, "dynamic", runtime="vllm"))["dynamic_fixed"] == "note"
+def test_dynamic_on_sglang_is_computed_once_and_said_and_vllm_has_none():
+    assert codes(plan_for("llama-2-7b", 16384, "dynamic", runtime="sglang"))["dynamic_fixed"] == "note"
+    assert codes(plan_for("llama-2-7b", 16384, "dynamic", runtime="vllm"))["vllm_dynamic"] == "warning"
     assert "dynamic_fixed" not in codes(plan_for("llama-2-7b", 16384, "dynamic", runtime="transformers"))
 
 
@@ -108,6 +109,16 @@ SCENARIOS = {
     "replaces_scaling": ("llama-3.1-8b", 65536, {}),
     "already_reaches": ("llama-3.1-8b", 100000, {"method": "llama3"}),
     "longrope_reused": ("phi-3-mini-128k", 8192, {"method": "longrope"}),
+    "slow_pairs_beyond": ("llama-3-8b", 16384, {"method": "dynamic"}),
+    "transformers_fixed_base": ("gpt-j-6b", 8192, {}),
+    "transformers_phi3": ("phi-3-mini-128k", 8192, {}),
+    "vllm_dynamic": ("llama-2-7b", 16384, {"method": "dynamic"}),
+    "vllm_deepseek": ("deepseek-v3", 16384, {"method": "linear"}),
+    "sglang_nested": ("qwen2-vl-7b", 65536, {}),
+    "sglang_gptj": ("gpt-j-6b", 8192, {}),
+    "sglang_leftover": ("llama-3.1-8b", 16384, {"method": "linear"}),
+    "llama_cpp_gptj": ("gpt-j-6b", 8192, {}),
+    "llama_cpp_phi3": ("phi-3-mini-128k", 8192, {}),
 }
 """A plan that shows each check's finding: one per template, so no template is dead."""
 

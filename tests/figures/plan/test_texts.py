@@ -10,7 +10,7 @@ from posenc.figures.plan.texts import CHECK_TEXTS, METHOD_NOTES, RULE_LABELS, fi
 from posenc.i18n import language
 from posenc_core.models.presets import PRESETS
 from posenc_core.plan import PLAN_METHODS, RUNTIMES, TEXTS, Finding, plan_extension
-from posenc_core.plan.rules import NO_SMALLEST_BASE
+from posenc_core.plan.rules import NO_CHECKED_BASE, NO_SMALLEST_BASE
 
 
 def test_the_marked_templates_equal_the_core_s_exactly():
@@ -43,8 +43,8 @@ def test_a_finding_reads_in_each_language_with_its_values(code):
         reason, fix = finding_text(finding)
     assert "llama.cpp" in reason and "dynamic" in reason and "does not" not in reason
     assert "linear" in fix and "yarn" in fix and " or " not in fix
-    smallest = Finding(
-        "base_below_bound", "warning", {"lowest": -1.0, "m": 5, "target": 9, "smallest": NO_SMALLEST_BASE}
-    )
+    values = {"lowest": -1.0, "m": 5, "target": 9, "smallest": NO_SMALLEST_BASE, "checked": NO_CHECKED_BASE}
+    smallest = Finding("base_below_bound", "warning", values)
     with language(code):
-        assert NO_SMALLEST_BASE not in finding_text(smallest)[0]
+        reason, fix = finding_text(smallest)
+    assert NO_SMALLEST_BASE not in reason and NO_CHECKED_BASE not in fix
