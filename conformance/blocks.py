@@ -20,7 +20,8 @@ CONFIG_V4, CONFIG_V5 = "config.json", "config.json (transformers 5)"
 
 @dataclass(frozen=True)
 class PlannedMethod:
-    """One method's plan for the tiny model: its blocks, or why the planner printed none; its warnings."""
+    """One method's plan for the tiny model: its blocks, or why the planner refused it; its findings (warnings and
+    notes, each "severity code: reason")."""
 
     method: str
     blocks: dict[str, str] = field(default_factory=dict)
@@ -53,7 +54,7 @@ def plan_methods(config: Mapping[str, Any], target: int, methods: tuple[str, ...
         except ValueError as refusal:
             planned.append(PlannedMethod(method, refused=str(refusal)))
             continue
-        warnings = tuple(f"{finding.code}: {finding.reason}" for finding in plan.warnings)
+        warnings = tuple(f"{finding.severity} {finding.code}: {finding.reason}" for finding in plan.findings)
         versions = dict(getattr(plan, "paste_versions", {}) or {})
         planned.append(PlannedMethod(method, dict(plan.paste), warnings=warnings, versions=versions))
     return planned

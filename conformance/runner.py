@@ -165,11 +165,10 @@ class Conformance:
         v4 = {"logprobs": self.transformers_logprobs(f"{method}-v4", merged_v4)}
         label, version, block = "transformers (4 keys)", versions["transformers"], planned.blocks[CONFIG_V4]
         self._compare(label, version, method, reference, v4, sensitivity, started, block)
-        warnings = "; ".join(planned.warnings)
         for runtime in (VLLM, LLAMA_CPP, SGLANG):
             version = versions.get(runtime, "not installed")
             if runtime not in planned.blocks:
-                self.rows.append(Row(runtime, version, method, "no block", note=warnings or "no warning given"))
+                self.rows.append(Row(runtime, version, method, "no block", note=no_block_note(runtime, planned)))
                 continue
             if runtime == SGLANG:
                 self.rows.append(Row(runtime, SGLANG_SOURCE, method, "rule tests", note=SGLANG_NOTE))
@@ -203,6 +202,13 @@ class Conformance:
             detail = result.get("error") or f"max |delta log-prob| past L = {row.max_delta:.3g} > {TOLERANCE:g}"
             command = " ".join(result.get("command", [])) or block
             self.findings.append(f"{runtime} {version}, {method}: {detail}\nblock/command: {command}")
+
+
+def no_block_note(runtime: str, planned: PlannedMethod) -> str:
+    """Why the planner printed no block for ``runtime``: its findings that name the runtime, else that it gave none."""
+    names = {VLLM: ("vllm",), LLAMA_CPP: ("llama.cpp", "llama_cpp", "llamacpp"), SGLANG: ("sglang",)}[runtime]
+    said = [warning for warning in planned.warnings if any(name in warning.lower() for name in names)]
+    return "; ".join(said) or f"no {runtime} block and no warning naming {runtime}"
 
 
 def runtime_versions(vllm_python: Path | None, llama_python: Path | None) -> dict[str, str]:

@@ -128,3 +128,12 @@ def test_the_tiny_model_and_its_prompt():
     assert tokens == prompt_tokens() and tokens[0] == CONFIG["bos_token_id"]
     assert all(3 <= token < VOCAB_SIZE for token in tokens[1:])
     assert CONFIG["head_dim"] >= 32  # vLLM's CPU attention takes head dims from 32
+
+
+def test_a_missing_block_is_explained_by_the_warnings_that_name_its_runtime():
+    from conformance.blocks import PlannedMethod
+    from conformance.runner import no_block_note
+
+    planned = PlannedMethod("dynamic", warnings=("warning slow: pair 7 turns", "warning vllm_dynamic: vLLM has none"))
+    assert no_block_note("vllm", planned) == "warning vllm_dynamic: vLLM has none"
+    assert no_block_note("llama.cpp", planned) == "no llama.cpp block and no warning naming llama.cpp"
