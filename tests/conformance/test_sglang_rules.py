@@ -19,8 +19,9 @@ source (the wheel on PyPI) and applied to a real transformers config object hold
 4. ``python/sglang/srt/models/llama.py`` (``LlamaDecoderLayer``): when the config has ``rope_parameters`` the
    base is ``rope_parameters["rope_theta"]`` (10000 when absent) and the whole dict is the scaling block given
    to ``get_rope``; a top-level ``rope_theta`` is then never read.
-5. ``python/sglang/srt/layers/rotary_embedding/factory.py`` (``get_rope``): dynamic NTK is built with
-   max_position = max_position_embeddings and its base is computed once, for max_position x factor tokens.
+5. ``python/sglang/srt/layers/rotary_embedding/factory.py`` (``get_rope``) builds dynamic NTK with max_position =
+   max_position_embeddings, and ``rope_variant.py`` (``DynamicNTKScalingRotaryEmbedding._compute_cos_sin_cache``)
+   computes its base once, for a cache of max_position x factor tokens.
 """
 
 from __future__ import annotations
