@@ -1,0 +1,318 @@
+"""Where a new learner's first figure spends its time: every page against Streamlit's floor, in one run.
+
+    python -m bench.first_figure [--contexts 5] [--pages rope,sinusoidal] [--out bench/first_figure.md]
+
+Two servers start in the same run: a warmed ``posenc app`` (its warm-up, ``POSENC_WARMUP=pages``, has opened every
+page at its defaults in every language before anything is measured) and the floor, bench/reference_app.py (a
+title and one three-point chart). Each page opens at its defaults, as a learner's link opens it, in a fresh
+Chromium context (no HTTP cache, no cookies: a new visitor), ``--contexts`` times; the floor is opened once per
+round in the same minutes, so the two meet the same load on the machine. Every number is a median over the
+contexts.
+
+The time until the first figure is drawn is split with the browser's own clocks (all in ms from navigation
+start; the Chrome DevTools Protocol's network timestamps are taken from the document's request):
+- ``html``: the page's HTML received (Navigation Timing ``responseEnd``);
+- ``static``: the last static file asked for before the websocket opened has arrived (Resource Timing);
+- ``ws``: the websocket's handshake answered (CDP ``Network.webSocketHandshakeResponseReceived``);
+- ``msg1``: Streamlit's first message of the run received; ``fig_msg``: the message holding the first
+  ``plotly_chart`` received; ``done``: ``script_finished`` received (CDP ``Network.webSocketFrameReceived``,
+  each frame decoded as a ``ForwardMsg``);
+- ``run_to_fig``: ``fig_msg - msg1``, the script's work on the server until its first figure was sent;
+- ``fig_to_draw``: the first figure drawn (a ``g.trace`` or heatmap in its ``.main-svg``, seen by a
+  MutationObserver) minus ``fig_msg``: React, plotly.js's chunk if not loaded yet, its parse and layout;
+- ``kB_before`` / ``fig_kB`` / ``kB_run``: the messages' bytes (decompressed) before the figure's message, that
+  message, the whole run; ``elements``: what Streamlit was sent before the first figure (elements and blocks:
+  sidebar ``sb``, main ``main``) and ``blocks`` the containers among them (expanders, tabs, columns).
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import contextlib
+import datetime
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from bench.app_server import CHROMIUM_ARGS, ROOT, free_port, running_app, wait_healthy
+
+CONTEXTS = 5
+TIMEOUT_S = 60
+DRAWN = "div[data-testid='stPlotlyChart'] .main-svg g.trace, div[data-testid='stPlotlyChart'] .main-svg g.hm"
+# Records, from navigation start, when the first chart container, its main svg and its first drawn trace appear.
+OBSERVER = f"""
+window.__ff = {{chart: null, svg: null, drawn: null}};
+const __ffCheck = () => {{
+  const f = window.__ff;
+  if (f.chart === null && document.querySelector("div[data-testid='stPlotlyChart']")) f.chart = performance.now();
+  if (f.svg === null && document.querySelector("div[data-testid='stPlotlyChart'] .main-svg")) f.svg = performance.now();
+  if (f.drawn === null && document.querySelector("{DRAWN}")) {{ f.drawn = performance.now(); __ffObs.disconnect(); }}
+}};
+const __ffObs = new MutationObserver(__ffCheck);
+document.addEventListener("DOMContentLoaded", () => {{
+  __ffObs.observe(document.body, {{childList: true, subtree: true}});
+  __ffCheck();
+}});
+"""
+# The first figure drawn, or the run finished without a chart (the glossary: ui.run_marker's mark says 0 charts).
+DRAWN_OR_NONE = """() => window.__ff && (window.__ff.drawn !== null
+  || document.querySelector("div.posenc-ran[data-charts='0']") !== null)"""
+TIMING = """() => {
+  const nav = performance.getEntriesByType("navigation")[0];
+  const res = performance.getEntriesByType("resource").map(r => ({
+    name: r.name, start: r.startTime, end: r.responseEnd, bytes: r.encodedBodySize, type: r.initiatorType}));
+  return {html: nav.responseEnd, dcl: nav.domContentLoadedEventEnd, load: nav.loadEventEnd, res, ff: window.__ff};
+}"""
+PARTS = (
+    "first_figure",
+    "html",
+    "static",
+    "ws",
+    "msg1",
+    "fig_msg",
+    "done",
+    "run_to_fig",
+    "fig_to_draw",
+    "late_static",
+    "kB_before",
+    "fig_kB",
+    "kB_run",
+    "elements",
+    "blocks",
+    "sb",
+    "main",
+)
+
+
+@contextlib.contextmanager
+def warmed_app(level: str = "pages", timeout: float = 600.0) -> Iterator[str]:
+    """``posenc app`` on a free loopback port, yielded once its warm-up has finished (its log says so)."""
+    port = free_port()
+    log_path = ROOT / "build" / f"posenc-app-{port}.log"
+    log_path.parent.mkdir(exist_ok=True)
+    command = [sys.executable, "-m", "posenc", "app", "--port", str(port)]
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "POSENC_WARMUP": level}
+        )
+        try:
+            base_url = f"http://127.0.0.1:{port}"
+            wait_healthy(base_url, process, 60)
+            deadline = time.monotonic() + timeout
+            while "figure cache warmed" not in log_path.read_text():
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"posenc app did not finish its warm-up (see {log_path})")
+                time.sleep(1)
+            yield base_url
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def _decode(payload: str):
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    raw = base64.b64decode(payload)
+    msg = ForwardMsg()
+    msg.ParseFromString(raw)
+    return msg, len(raw)
+
+
+def open_once(browser, url: str) -> dict:
+    """Open ``url`` in a fresh context; the breakdown of its first figure (ms, kB, counts)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.add_init_script(OBSERVER)
+    cdp = context.new_cdp_session(page)
+    events: dict = {"doc": None, "ws": None, "frames": []}
+
+    def request(event):
+        if event.get("type") == "Document" and events["doc"] is None:
+            events["doc"] = event["timestamp"]
+
+    def handshake(event):
+        if events["ws"] is None:
+            events["ws"] = event["timestamp"]
+
+    def frame(event):
+        response = event["response"]
+        if response.get("opcode") == 2:
+            events["frames"].append((event["timestamp"], response["payloadData"]))
+
+    cdp.on("Network.requestWillBeSent", request)
+    cdp.on("Network.webSocketHandshakeResponseReceived", handshake)
+    cdp.on("Network.webSocketFrameReceived", frame)
+    cdp.send("Network.enable")
+    row: dict = {}
+    try:
+        page.goto(url)
+        page.wait_for_function(DRAWN_OR_NONE, timeout=TIMEOUT_S * 1000)
+        page.wait_for_timeout(300)  # the run's last messages (script_finished) arrive after the figure's
+    except Exception as error:  # a page without a figure, or one that failed: recorded, not fatal
+        row["error"] = str(error).splitlines()[0]
+    timing = page.evaluate(TIMING)
+    context.close()
+
+    doc = events["doc"]
+    ms = lambda ts: (ts - doc) * 1000  # noqa: E731
+    row["html"] = timing["html"]
+    row["first_figure"] = timing["ff"]["drawn"]
+    row["ws"] = ms(events["ws"]) if events["ws"] else None
+    before_ws = [r for r in timing["res"] if row["ws"] is None or r["start"] < row["ws"]]
+    row["static"] = max((r["end"] for r in before_ws), default=timing["html"])
+    counts: Counter = Counter()
+    seen_bytes = 0
+    run_bytes = 0
+    for ts, payload in events["frames"]:
+        msg, size = _decode(payload)
+        kind = msg.WhichOneof("type")
+        row.setdefault("msg1", ms(ts))
+        run_bytes += size
+        if kind == "script_finished" and "done" not in row:
+            row["done"] = ms(ts)
+            row["kB_run"] = run_bytes / 1000
+        if "fig_msg" in row:
+            continue
+        if kind == "delta":
+            delta = msg.delta
+            what = delta.WhichOneof("type")
+            element = delta.new_element.WhichOneof("type") if what == "new_element" else None
+            if element == "plotly_chart":
+                row["fig_msg"] = ms(ts)
+                row["fig_kB"] = size / 1000
+                row["kB_before"] = seen_bytes / 1000
+                continue
+            root = msg.metadata.delta_path[0] if msg.metadata.delta_path else 0
+            counts["sb" if root == 1 else "main"] += 1
+            counts["blocks"] += what == "add_block"
+            counts[f"{what}:{element or delta.add_block.WhichOneof('type')}"] += 1
+        seen_bytes += size
+    row["elements"] = counts["sb"] + counts["main"]
+    row.update({key: counts[key] for key in ("sb", "main", "blocks")})
+    row["kinds"] = dict(counts)
+    if "fig_msg" in row:
+        row["run_to_fig"] = row["fig_msg"] - row["msg1"]
+        late = [r for r in timing["res"] if r["start"] >= row["ws"]]
+        row["late"] = [(r["name"].rsplit("/", 1)[-1], round(r["start"]), round(r["end"]), r["bytes"]) for r in late]
+        row["late_static"] = max((r["end"] for r in late), default=row["fig_msg"]) - row["fig_msg"] if late else 0.0
+        if row["first_figure"] is not None:
+            row["fig_to_draw"] = row["first_figure"] - row["fig_msg"]
+    return row
+
+
+def median_row(rows: list[dict]) -> dict:
+    merged: dict = {"n": len(rows), "errors": [r["error"] for r in rows if "error" in r]}
+    for part in PARTS:
+        values = [r[part] for r in rows if r.get(part) is not None]
+        merged[part] = statistics.median(values) if values else None
+    merged["kinds"] = rows[-1].get("kinds", {})
+    return merged
+
+
+def measure(pages: list[str], contexts: int) -> tuple[dict, dict[str, dict]]:
+    """(floor, {page: breakdown}): medians over ``contexts`` fresh contexts, the floor opened once per round."""
+    from playwright.sync_api import sync_playwright
+
+    from posenc.drawing.export import find_browser
+
+    floor_rows: list[dict] = []
+    page_rows: dict[str, list[dict]] = {page: [] for page in pages}
+    with warmed_app() as app_url, running_app(script="bench/reference_app.py") as floor_url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=find_browser(), args=CHROMIUM_ARGS)
+        open_once(browser, floor_url + "/")  # both servers' first session (imports, compiled scripts) not timed
+        open_once(browser, app_url + "/")
+        for round_ in range(contexts):
+            floor_rows.append(open_once(browser, floor_url + "/"))
+            for page in pages:
+                path = "" if page == "why_position" else page
+                page_rows[page].append(open_once(browser, f"{app_url}/{path}"))
+                print(f"round {round_ + 1}: {page} {page_rows[page][-1].get('first_figure')}", flush=True)
+        browser.close()
+    return median_row(floor_rows), {page: median_row(rows) for page, rows in page_rows.items()}
+
+
+def _fmt(value, digits: int = 0) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def report(floor: dict, rows: dict[str, dict], contexts: int) -> str:
+    """The markdown tables: the headline (page, floor, first figure, difference) and the breakdown."""
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    load = os.getloadavg()[0]
+    lines = [
+        f"Measured {now} on {platform.machine()}, {os.cpu_count()} CPU cores, Python {platform.python_version()}, "
+        f"headless Chromium; 1-minute load average {load:.1f} at the end. The machine was **shared with other "
+        "work** at the time (other sessions building and testing on the same 2 cores), so absolute times are "
+        "inflated and noisy; the floor was opened in the same rounds, so the differences and ratios within this "
+        "run are what to read.",
+        "",
+        f"Median of {contexts} fresh browser contexts per page (no HTTP cache), each page at its defaults as a "
+        "learner's link opens it, on a warmed `posenc app`; floor = bench/reference_app.py (one three-point "
+        "chart) opened once per round in the same minutes. Times in ms from navigation start.",
+        "",
+        "| page | floor (s) | first figure (s) | difference (s) | ratio |",
+        "|---|---|---|---|---|",
+    ]
+    for page, row in rows.items():
+        first, base = row["first_figure"], floor["first_figure"]
+        diff = None if first is None else (first - base) / 1000
+        ratio = None if first is None else first / base
+        mark = "" if diff is None else (" ✅" if diff <= 0.3 else " ❌")
+        lines.append(
+            f"| {page} | {_fmt(base / 1000, 2)} | {_fmt(first and first / 1000, 2)} | {_fmt(diff, 2)}{mark} "
+            f"| {_fmt(ratio, 2)} |"
+        )
+    lines += [
+        "",
+        "Breakdown (ms from navigation start unless said; kB decompressed; the floor's row first):",
+        "",
+        "| page | html | static | ws open | 1st msg | fig msg | run→fig | fig→drawn | late static | drawn "
+        "| done | kB before | fig kB | kB run | elements before (sb/main, blocks) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for page, row in {"floor": floor, **rows}.items():
+        lines.append(
+            f"| {page} | {_fmt(row['html'])} | {_fmt(row['static'])} | {_fmt(row['ws'])} | {_fmt(row['msg1'])} "
+            f"| {_fmt(row['fig_msg'])} | {_fmt(row['run_to_fig'])} | {_fmt(row['fig_to_draw'])} "
+            f"| {_fmt(row['late_static'])} | {_fmt(row['first_figure'])} | {_fmt(row['done'])} "
+            f"| {_fmt(row['kB_before'], 1)} | {_fmt(row['fig_kB'], 1)} | {_fmt(row['kB_run'], 1)} "
+            f"| {_fmt(row['elements'])} ({_fmt(row['sb'])}/{_fmt(row['main'])}, {_fmt(row['blocks'])}) |"
+        )
+    errors = {page: row["errors"] for page, row in {"floor": floor, **rows}.items() if row["errors"]}
+    if errors:
+        lines += ["", "Contexts that did not draw a figure: " + "; ".join(f"{p}: {e[0]}" for p, e in errors.items())]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    from posenc.ui.navigation import PAGE_NAMES
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--contexts", type=int, default=CONTEXTS)
+    parser.add_argument("--pages", default=",".join(PAGE_NAMES), help="comma-separated page names")
+    parser.add_argument("--out", default=None, help="write the tables (markdown) to this file")
+    args = parser.parse_args(argv)
+    pages = [p for p in args.pages.split(",") if p]
+    unknown = sorted(set(pages) - set(PAGE_NAMES))
+    if unknown:
+        parser.error(f"--pages: unknown page(s) {', '.join(unknown)}; one of {', '.join(PAGE_NAMES)}")
+    floor, rows = measure(pages, args.contexts)
+    text = report(floor, rows, args.contexts)
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
