@@ -9,7 +9,7 @@ import streamlit as st
 from posenc.figures.plan import tables
 from posenc.figures.plan.model import custom_model, figure_values, hub_id
 from posenc.figures.plan.params import ALL_RUNTIMES, RUNTIME_LABELS
-from posenc.figures.plan.texts import METHOD_NOTES, finding_text
+from posenc.figures.plan.texts import METHOD_NOTES, finding_text, sentence
 from posenc.figures.plan.wavelengths import method_label
 from posenc.i18n import N_, _
 from posenc.ui import controls, echo, show, state
@@ -98,7 +98,7 @@ def plan_and_checks() -> None:
         st.success(_("No problems found: these settings do what is asked."), icon="✅")
     for finding in plan.findings:
         reason, fix = finding_text(finding)
-        text = _("{reason}. Fix: {fix}.").format(reason=reason[:1].upper() + reason[1:], fix=fix)
+        text = _("{reason}. Fix: {fix}.").format(reason=sentence(reason), fix=fix)
         box = st.warning if finding.severity == "warning" else st.info
         box(echo.plain(text, most=None), icon="⚠️" if finding.severity == "warning" else "ℹ️")
     counts = {regime: sum(pair.regimes[plan.method] == regime for pair in plan.pairs) for regime in REGIMES}

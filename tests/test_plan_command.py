@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -165,3 +166,42 @@ def test_the_posenc_command_dispatches_plan(capsys):
     printed = json.loads(capsys.readouterr().out)
     assert printed["method"] == "llama3" and printed["settings"]["rope_scaling"]["rope_type"] == "llama3"
     assert cli.main(["plan", "llama-3.1-8b", "--target", "100"]) == 2
+
+
+def _config(tmp_path, **changes) -> str:
+    config = json.loads((CONFIGS / "llama-2-7b.json").read_text()) | changes
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        ({"head_dim": 65536}, ("rotary dim", "at most 1,024")),
+        ({"rope_theta": 1e15}, ("at most 1e12",)),
+        (
+            {"rope_scaling": {"rope_type": "yarn", "factor": 2.0, "beta_fast": 32, "beta_slow": 1e-320}},
+            ("rope_scaling.beta_slow", "0.001"),
+        ),
+    ],
+)
+def test_work_past_the_plan_s_bounds_is_one_line_and_status_2_at_once(capsys, tmp_path, changes, words):
+    """Issue 35 defect 5: head_dim 65,536 cost minutes of CPU; beta_slow 1e-320 crashed the command."""
+    start = time.perf_counter()
+    assert main([_config(tmp_path, **changes), "--target", "16384"]) == 2
+    assert time.perf_counter() - start < 2.0
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("posenc plan: ") and captured.err.count("\n") == 1
+    assert all(word in captured.err for word in words), captured.err
+
+
+def test_a_config_json_s_own_shape_shapes_its_blocks(capsys):
+    """A Gemma 3 file keeps its language model under text_config: the blocks go there, per layer type."""
+    printed = _json(capsys, [str(CONFIGS / "gemma-3-27b-it.json"), "--target", "65536", "--method", "linear"])
+    v5 = printed["paste"]["config.json (transformers 5)"]
+    assert set(v5) == {"text_config"} and set(v5["text_config"]["rope_parameters"]) == {
+        "full_attention",
+        "sliding_attention",
+    }
+    assert printed["paste_versions"]["config.json (transformers 5)"] == "transformers 5.23.0"

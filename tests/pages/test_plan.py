@@ -79,3 +79,21 @@ def test_the_plan_reads_in_each_language(code):
     assert_healthy(at)
     assert "wavelength" not in titles(at)[0] and "YaRN" in titles(at)[0]
     assert "Fix:" not in _boxes(at)
+
+
+def test_a_plan_whose_slow_pairs_leave_the_trained_range_never_says_they_stay_within_it():
+    """Llama-3-8B 8k -> 16k with dynamic NTK: pair 35 reaches 6.80 rad against 6.26; vLLM cannot serve it."""
+    at = open_page("plan", {"preset": "llama-3-8b", "target": "16384", "method": "dynamic"})
+    assert_healthy(at)
+    text = "\n".join(block.value for block in at.markdown)
+    assert "stay within what the model saw" not in text and "see the warnings above" in text
+    assert not at.success and "pair 35 reaches 6.80 rad against the 6.26 rad it saw" in _boxes(at)
+    assert not any(code.startswith("vllm ") for code in _codes(at)) and "vLLM applies no dynamic NTK" in _boxes(at)
+
+
+def test_each_block_names_the_version_its_form_was_checked_on():
+    at = open_page("plan", LINK)
+    captions = [caption.value for caption in at.caption]
+    plan = plan_extension(PRESETS["llama-3.1-8b"], 262144, "yarn", model_id="meta-llama/Llama-3.1-8B")
+    for version in plan.paste_versions.values():
+        assert f"Form checked against {version}." in captions

@@ -242,3 +242,9 @@ def finding_text(finding: Finding) -> tuple[str, str]:
         values["alternatives"] = _(OR).join(str(values["alternatives"]).split(" or "))
     reason, fix = CHECK_TEXTS[finding.code]
     return _(reason).format(**values), _(fix).format(**values)
+
+
+def sentence(text: str) -> str:
+    """``text`` with its first letter capitalised, unless its first word already mixes cases (vLLM, SGLang)."""
+    first = text.split(" ", 1)[0]
+    return text if first != first.lower() else text[:1].upper() + text[1:]
