@@ -10,6 +10,9 @@ run the length lab.
     posenc lab eval --scheme rope --scaling yarn --factor 4 --json
     posenc --version
 
+Every command exits 0 when done, 2 on input it refuses (one line on stderr, no traceback) and 130 when stopped by
+Ctrl-C (one line).
+
 ``posenc app`` runs the app installed with the package (``posenc/app/app.py`` and its ``pages/``; in a clone, the
 repository's ``app.py``) with
 the serving settings of :data:`SERVING`, the same as the repository's ``.streamlit/config.toml``; anything after
@@ -45,6 +48,10 @@ SERVING: dict[str, object] = {
 """Streamlit settings for serving the app, the same as ``.streamlit/config.toml`` (tests/test_cli.py checks)."""
 
 COMMANDS = ("app", "export", "config", "plan", "lab")
+BAD_INPUT = 2
+"""The exit status of every command for input it refuses (argparse's own, and each command's one-line refusals)."""
+INTERRUPTED = 130
+"""The exit status of every command stopped by Ctrl-C (the shell's 128 + SIGINT), after one line, no traceback."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,10 +64,14 @@ def main(argv: list[str] | None = None) -> int:
         print(__doc__.strip(), file=sys.stdout if argv[:1] in ([], ["-h"], ["--help"]) else sys.stderr)
         if argv and argv[0] not in ("-h", "--help"):
             print(f"\nposenc: unknown command {argv[0]!r}; one of: {', '.join(COMMANDS)}", file=sys.stderr)
-            return 2
+            return BAD_INPUT
         return 0
     command, rest = argv[0], argv[1:]
-    return _COMMANDS[command](rest)
+    try:
+        return _COMMANDS[command](rest)
+    except KeyboardInterrupt:  # Ctrl-C while a command starts (its imports), or in one that does not say it itself
+        print(f"posenc {command}: interrupted", file=sys.stderr)
+        return INTERRUPTED
 
 
 def version() -> str:

@@ -6,7 +6,8 @@
 
 It prints what :func:`posenc_core.models.hf_config.from_hf_config` (the reader behind the app's "from a config.json"
 preset) made of the model: its name, position-encoding scheme, the parameters it set, the RoPE scaling, and
-notes on what it derived or could not read. Errors go to stderr with exit status 1.
+notes on what it derived or could not read. An unreadable model or bad input is one line on stderr, exit status 2;
+Ctrl-C exits 130 (the rule of every ``posenc`` command).
 """
 
 from __future__ import annotations
@@ -21,12 +22,15 @@ from typing import Any
 
 from posenc_core.models.hf_config import ConfigReading, from_hf_config, read_config_file
 
+BAD_INPUT = 2  # as argparse's own refusals, and posenc plan, lab and export
+INTERRUPTED = 130  # the shell's status for a process stopped by Ctrl-C (128 + SIGINT)
 _NOT_PARAMETERS = ("name", "scheme", "source", "rope_scaling", "notes")
 _SHOWN_VALUES = 8  # a long per-layer list is shortened to its first values in the text output
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run ``posenc config`` on ``argv`` (``sys.argv[1:]`` when None); 0 on success, 1 on an unreadable model."""
+    """Run ``posenc config`` on ``argv`` (``sys.argv[1:]`` when None); 0 on success, 2 on an unreadable model or
+    bad input, 130 when interrupted."""
     parser = argparse.ArgumentParser(
         prog="posenc config",
         description="Show what posenc reads from a model's config.json: a file, or a Hugging Face model id.",
@@ -43,7 +47,10 @@ def main(argv: list[str] | None = None) -> int:
         reading = read(args.model)
     except (ValueError, OSError) as error:
         print(f"posenc config: {error}", file=sys.stderr)
-        return 1
+        return BAD_INPUT
+    except KeyboardInterrupt:
+        print("posenc config: interrupted", file=sys.stderr)
+        return INTERRUPTED
     if args.json:
         print(json.dumps(as_dict(reading), indent=2, ensure_ascii=False))
     else:

@@ -64,7 +64,7 @@ def test_a_model_id_is_fetched_from_the_hub(hub, capsys):
     ],
 )
 def test_errors_go_to_stderr_with_status_1(hub, capsys, argument, words):
-    assert main([argument]) == 1
+    assert main([argument]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith("posenc config: ") and words in captured.err
 
@@ -72,7 +72,7 @@ def test_errors_go_to_stderr_with_status_1(hub, capsys, argument, words):
 def test_a_file_the_reader_rejects_is_status_1(capsys, tmp_path):
     bad = tmp_path / "config.json"
     bad.write_text("{not json")
-    assert main([str(bad)]) == 1
+    assert main([str(bad)]) == 2
     assert "config is not valid JSON" in capsys.readouterr().err
 
 
@@ -80,7 +80,7 @@ def test_a_huge_file_is_refused_by_its_size_unread(capsys, tmp_path):
     huge = tmp_path / "config.json"
     with huge.open("wb") as handle:  # 3 GB that take no disk: a sparse file
         handle.truncate(3 * 10**9)
-    assert main([str(huge)]) == 1
+    assert main([str(huge)]) == 2
     assert "config is larger than 1 MB (3000.0 MB)" in capsys.readouterr().err
     with pytest.raises(ValueError, match=r"larger than 1 MB \(3000\.0 MB\)"):
         read_config(huge)  # the notebook API alike
@@ -93,7 +93,7 @@ def test_a_path_that_is_no_file_is_refused_as_a_path_never_sent_to_the_hub(hub, 
         os.mkfifo(path)  # reading it would wait forever for a writer
     if kind == "folder":
         path.mkdir(parents=True)  # looks like an org/name id, holds no config.json
-    assert main([str(path)]) == 1
+    assert main([str(path)]) == 2
     err = capsys.readouterr().err
     expected = {"fifo": "is a FIFO", "device": "is a device", "folder": "is not a config.json file"}[kind]
     assert expected in err and "Hub" not in err and "was not found" not in err
@@ -105,6 +105,27 @@ def test_a_path_that_is_no_file_is_refused_as_a_path_never_sent_to_the_hub(hub, 
 def test_a_config_naming_itself_with_an_unpaired_surrogate_is_one_line(capsys, tmp_path):
     bad = tmp_path / "config.json"
     bad.write_text((CONFIGS / "llama-2-7b.json").read_text()[:-2] + ', "_name_or_path": "\\ud800"}')
-    assert main([str(bad)]) == 1
+    assert main([str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "config key '_name_or_path' holds text that is not Unicode" in err
+
+
+# Issue 35: one rule for the whole command line: 2 for bad input (as plan, lab and export), 130 for Ctrl-C.
+def test_bad_input_exits_2_as_every_command_does(tmp_path, capsys):
+    from posenc.cli import BAD_INPUT
+    from posenc.cli import main as posenc_main
+
+    assert BAD_INPUT == 2
+    assert posenc_main(["config", str(tmp_path / "missing.json")]) == BAD_INPUT
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_ctrl_c_in_a_command_exits_130_with_one_line(monkeypatch, capsys):
+    from posenc import cli
+
+    def interrupted(argv):
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(cli._COMMANDS, "config", interrupted)
+    assert cli.main(["config", "x"]) == cli.INTERRUPTED == 130
+    assert capsys.readouterr().err == "posenc config: interrupted\n"

@@ -4,13 +4,20 @@ switched in the browser by a slider and play/pause buttons, with no server round
 So that the motion is the data's, the axes hold still: each axis covers every frame's data (its union, on a log
 axis in decades), and a heatmap's colour scale spans every frame's values. A frame with fewer traces than another
 is padded with empty ones, so Plotly's trace-by-index update never leaves a stale curve behind. A sweep whose
-frames would send more than :data:`MAX_SWEEP_BYTES` keeps fewer frames, evenly spread, ends kept, and says so.
+frames would send more than :data:`MAX_SWEEP_BYTES` (a page's bound; a file's is :data:`MAX_FILE_SWEEP_BYTES`)
+keeps fewer frames, evenly spread, ends kept, and says so.
+
+Before any frame is built, the sweep's work is budgeted (``sweep.budget_frames``: fewer frames, or a refusal naming
+the bound). A frame whose value the figure refuses with the others kept (a partial rotary factor that leaves an odd
+rotary dimension, a beta_slow past beta_fast) is left out, and said; a sweep with fewer than two frames left is
+refused. ``cancelled`` (a callable) is asked before each frame: once it is true (the reader's session ended), the
+build stops with :class:`SweepCancelled`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,11 +26,20 @@ import plotly.graph_objects as go
 
 from posenc.drawing import registry
 from posenc.drawing.registry import FigureResult
-from posenc.drawing.sweep import Sweep, check_sweep
+from posenc.drawing.sweep import SWEEP_WORK_BUDGET, Sweep, budget_frames, check_sweep, frame_work
 from posenc.i18n import _
 
 MAX_SWEEP_BYTES = 3_000_000
 """Most JSON one swept figure sends to the browser (the issue's budget: 3 MB at a page's defaults)."""
+MAX_FILE_SWEEP_BYTES = 64_000_000
+"""Most JSON one swept figure holds in a file the reader asked for (``posenc export --sweep``): a file is not sent to
+a browser with the page, so its bound is larger; 60 frames of a 1024 x 128 heatmap are about 20 MB."""
+
+
+class SweepCancelled(Exception):
+    """The sweep's build was stopped between frames: whoever asked for it has gone."""
+
+
 SLIDER_ROOM = 100  # pixels above the plot for the slider (its value, its rail, its labels) and the play button
 _PAD = 0.03  # share of a linear axis' span added on each side
 
@@ -47,22 +63,67 @@ def frame_params(figure_id: str, params: Mapping[str, Any], name: str, value: fl
     return values
 
 
-def build_frames(figure_id: str, params: Mapping[str, Any], sweep: Sweep, *, style: str = "screen"):
-    """(values, the still FigureResult of each frame) for ``sweep``, each built as the app builds a figure."""
+def build_frames(
+    figure_id: str,
+    params: Mapping[str, Any],
+    sweep: Sweep,
+    *,
+    style: str = "screen",
+    work_budget: int = SWEEP_WORK_BUDGET,
+    cancelled: Callable[[], bool] | None = None,
+    notes: list[str] | None = None,
+):
+    """(values, the still FigureResult of each frame) for ``sweep``, each built as the app builds a figure: the
+    frames the work budget keeps (see the module's docstring), less those the figure refuses; what was left out
+    is appended to ``notes``. ValueError when fewer than two frames are left; :class:`SweepCancelled` once
+    ``cancelled()`` is true."""
     sweep = check_sweep(sweep, figure_id)
+    notes = [] if notes is None else notes
     values = sweep.values()
-    results = [registry.build(figure_id, frame_params(figure_id, params, sweep.param, v), style=style) for v in values]
-    return values, results
+    frames = [frame_params(figure_id, params, sweep.param, value) for value in values]
+    chosen, note = budget_frames([frame_work(figure_id, frame) for frame in frames], sweep, work_budget)
+    if note:
+        notes.append(note)
+    kept, results, refused = [], [], []
+    for k in chosen:
+        if cancelled is not None and cancelled():
+            raise SweepCancelled(f"sweep {sweep.param} of {figure_id}: stopped after {len(results)} frames")
+        try:
+            results.append(registry.build(figure_id, frames[k], style=style))
+        except ValueError as error:
+            refused.append((values[k], error))
+            continue
+        kept.append(values[k])
+    if refused:
+        shown = ", ".join(value_text(value) for value, _error in refused)
+        if len(kept) < 2:
+            raise ValueError(
+                f"sweep {sweep.param}: the figure refuses {len(refused)} of its {len(chosen)} values ({shown}), "
+                f"leaving fewer than two frames: {refused[0][1]}"
+            )
+        note = _("{count} of {total} values left out ({values}): {reason}")
+        notes.append(note.format(count=len(refused), total=len(chosen), values=shown, reason=refused[0][1]))
+    return kept, results
 
 
 def animate(
-    figure_id: str, params: Mapping[str, Any], sweep: Sweep, *, style: str = "screen", budget: int = MAX_SWEEP_BYTES
+    figure_id: str,
+    params: Mapping[str, Any],
+    sweep: Sweep,
+    *,
+    style: str = "screen",
+    budget: int = MAX_SWEEP_BYTES,
+    work_budget: int = SWEEP_WORK_BUDGET,
+    cancelled: Callable[[], bool] | None = None,
 ) -> SweepResult:
-    """The sweep as one animated figure (see the module's docstring), fewer frames when over ``budget`` bytes."""
-    values, results = build_frames(figure_id, params, sweep, style=style)
+    """The sweep as one animated figure (see the module's docstring), fewer frames when over ``budget`` bytes or
+    ``work_budget`` units of work."""
+    notes: list[str] = []
+    values, results = build_frames(
+        figure_id, params, sweep, style=style, work_budget=work_budget, cancelled=cancelled, notes=notes
+    )
     hold_still([result.figure for result in results])
     figure = assemble([result.figure for result in results], values, sweep)
-    notes: list[str] = []
     size = len(figure.to_json())
     if size > budget and len(values) > 2:
         keep = max(2, int(len(values) * budget / size))

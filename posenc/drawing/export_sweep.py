@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import tempfile
+from collections.abc import Callable, Hashable
 from pathlib import Path
 
 import numpy as np
@@ -26,12 +27,17 @@ MOVIE_FORMATS = ("gif", "mp4")
 MOVIE_SIZES = ("screen", "slide")
 SECONDS_PER_FRAME = 0.8
 HOLD_LAST = 3  # the last frame shows this many times as long
+Keep = Callable[[Hashable, Callable[[], list[bytes]]], list[bytes]]
+"""Where a movie's drawn frames are kept: ``keep(key, draw)`` returns the PNGs kept under ``key``, or ``draw()``'s."""
 MOVIE_SCALE = {"screen": 1.0, "slide": SIZES["slide"].png_scale}  # pixels per CSS px: 1200 px wide; 1920 x 1080
 
 
-def export_sweep(sweep: SweepResult, fmt: str, *, style: str = "screen", size: str = "screen") -> ExportedFile:
+def export_sweep(
+    sweep: SweepResult, fmt: str, *, style: str = "screen", size: str = "screen", keep: Keep | None = None
+) -> ExportedFile:
     """``sweep`` as ``fmt`` (one of :data:`SWEEP_FORMATS`). ValueError for an unknown format or a movie size
-    other than :data:`MOVIE_SIZES`, or (images) when no browser is found."""
+    other than :data:`MOVIE_SIZES`, or (images) when no browser is found. ``keep`` keeps a movie's drawn frames
+    (see :func:`movie_frames`)."""
     if fmt not in SWEEP_FORMATS:
         raise ValueError(f"fmt must be one of {', '.join(SWEEP_FORMATS)} (got {fmt!r})")
     if fmt == "html":
@@ -39,24 +45,33 @@ def export_sweep(sweep: SweepResult, fmt: str, *, style: str = "screen", size: s
     if fmt in MOVIE_FORMATS:
         if size not in MOVIE_SIZES:
             raise ValueError(f"a {fmt.upper()} is drawn at size {' or '.join(MOVIE_SIZES)} (got {size!r})")
-        frames = movie_frames(sweep, style, size)
+        frames = movie_frames(sweep, style, size, keep)
         content = to_gif(frames) if fmt == "gif" else to_mp4(frames)
         return ExportedFile(content, fmt, f"Plotly export (kaleido) + imageio, {len(frames)} frames")
     return frame_grid(sweep, fmt, style=style, size=size)
 
 
-def movie_frames(sweep: SweepResult, style: str, size: str) -> list[np.ndarray]:
+def movie_frames(sweep: SweepResult, style: str, size: str, keep: Keep | None = None) -> list[np.ndarray]:
     """Each frame as an RGB array, drawn as a still PNG is (same layout, same axes as the animation's). The PNGs are
-    drawn once per style and size and kept with the sweep (a few hundred KB each, not the decoded megabytes), so a
-    GIF and an MP4 of the same sweep share them."""
-    if (style, size) not in sweep.images:
+    drawn once per style and size and kept (a few hundred KB each, not the decoded megabytes), so a GIF and an MP4
+    of the same sweep share them: by ``keep((style, size), draw)`` where given (the app's figure cache, which
+    counts their bytes in its budget), else with the sweep itself (``SweepResult.images``: the exporter's)."""
+
+    def draw() -> list[bytes]:
         browser = export.image_browser()
         pngs = []
         for result in sweep.frames:
             figure, width, height = export.laid_out(result.figure, style, size)
             pngs.append(export.to_image(figure, "png", width, height, MOVIE_SCALE[size], browser))
-        sweep.images[(style, size)] = pngs
-    images = [np.asarray(Image.open(io.BytesIO(png)).convert("RGB")) for png in sweep.images[(style, size)]]
+        return pngs
+
+    if keep is not None:
+        pngs = keep((style, size), draw)
+    else:
+        if (style, size) not in sweep.images:
+            sweep.images[(style, size)] = draw()
+        pngs = sweep.images[(style, size)]
+    images = [np.asarray(Image.open(io.BytesIO(png)).convert("RGB")) for png in pngs]
     shape = images[0].shape
     return [image if image.shape == shape else _fit(image, shape) for image in images]
 

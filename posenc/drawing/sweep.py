@@ -7,13 +7,20 @@ number parameter is rounded and a value repeated by rounding is dropped (ALiBi's
 
 :func:`check_sweep` refuses, with a ValueError naming what is allowed, a parameter the figure does not take, one
 that is not a number, a range outside the parameter's bounds, and fewer than 2 or more than :data:`MAX_FRAMES` frames.
+
+A sweep's work is budgeted before any frame is built (:func:`budget_frames`): each frame's work is estimated from the
+figure's size parameters (:func:`frame_work`), and a sweep whose frames together ask for more than
+:data:`SWEEP_WORK_BUDGET` keeps as many frames as fit, ends kept, and says so; one whose two ends alone do not fit is
+refused with a ValueError naming the bound.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from posenc.drawing.params import PARAMS, ParamSpec
 from posenc.drawing.registry import get_spec
@@ -23,6 +30,21 @@ MIN_FRAMES = 2
 MAX_FRAMES = 60
 """Most frames a sweep takes: a minute of slides at one frame a second, and a payload a page can hold."""
 NUMERIC_KINDS = ("int", "float")
+SWEEP_WORK_BUDGET = 2**32
+"""Most work one sweep may ask for, all its frames together, in *work units*: one unit is one position × one rotary
+pair (or channel) a frame evaluates (:func:`frame_work`). About 20 CPU-seconds on a 2020s laptop core (the plan
+figure evaluates about 2e8 units a second there), whatever the link asks for: a hostile
+``/plan?...&sweep=target:8000000..16777216:60`` asked for about 5e10 (220 CPU-seconds) and now keeps 4 frames."""
+BASE_WORK = 2**20
+"""The work of any frame whatever its sizes: building and styling a Plotly figure."""
+DRAWN_POSITIONS = 4096
+"""Positions a figure of a sequence evaluates at most per frame, whatever its sequence length: the figures draw a
+window of a long sequence, or a screen's worth of samples of it (measured: rope-angles at 1M positions builds in the
+time of 4k)."""
+PLAN_BASE_WORK = 2**27
+"""The plan figure's work past its target's: it searches the method's settings (about 0.7 CPU-seconds a frame)."""
+_POSITION_PARAMS = ("seq_len", "max_len", "nope_length", "original_max_position_embeddings", "target_context")
+_CHANNEL_PARAMS = ("head_dim", "d_model", "embedding_dim", "value_dim")
 _FORM = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*[:=](.*)$", re.DOTALL)
 
 
@@ -114,3 +136,51 @@ def check_sweep(sweep: Sweep, figure_id: str) -> Sweep:
     if len(sweep.values()) < MIN_FRAMES:
         raise ValueError(f"sweep {sweep.param}: {sweep.start:g}..{sweep.stop:g} holds fewer than two whole values")
     return sweep
+
+
+def frame_work(figure_id: str, params: Mapping[str, Any]) -> int:
+    """Estimated work of one frame of ``figure_id`` at ``params``, in :data:`SWEEP_WORK_BUDGET`'s units.
+
+    The plan figure evaluates every position up to its target for every rotary pair, as the planner does
+    (``posenc_core.plan``'s own measure of a plan's work: pairs × target), plus :data:`PLAN_BASE_WORK` for its
+    search. Any other figure: positions (its sequence length, at most :data:`DRAWN_POSITIONS`) × channels (its
+    head or model dimension) × heads, plus :data:`BASE_WORK`."""
+    if "target" in params:
+        pairs = max(1, int(int(params.get("head_dim", 2)) * float(params.get("partial_rotary_factor", 1.0))) // 2)
+        return PLAN_BASE_WORK + pairs * int(params["target"])
+    positions = max([int(params[name]) for name in _POSITION_PARAMS if name in params] or [1])
+    channels = max([int(params[name]) for name in _CHANNEL_PARAMS if name in params] or [1])
+    heads = int(params.get("n_heads", 1))
+    return BASE_WORK + min(positions, DRAWN_POSITIONS) * channels * heads
+
+
+def budget_frames(works: Sequence[int], sweep: Sweep, budget: int = SWEEP_WORK_BUDGET) -> tuple[list[int], str | None]:
+    """Which frames of ``sweep`` to build, given each one's estimated work ``works``: all of them when their sum is
+    within ``budget``; else as many as fit, evenly spread, the ends kept, with a note naming the bound. A
+    ValueError, naming the bound, when the two ends alone are over it."""
+    total = sum(works)
+    if total <= budget:
+        return list(range(len(works))), None
+    ends = works[0] + works[-1]
+    if ends > budget:
+        raise ValueError(
+            f"sweep {sweep.param}: its first and last frames alone ask for {ends:.2g} units of work, more than the "
+            f"{budget:.2g} a sweep may use (one unit: a position × a rotary pair); sweep smaller values"
+        )
+    keep = len(works)
+    while keep > 2:
+        keep -= 1
+        chosen = _spread(len(works), keep)
+        if sum(works[k] for k in chosen) <= budget:
+            break
+    chosen = _spread(len(works), keep)
+    note = (
+        f"sweep {sweep.param}: {len(works)} frames would ask for {total:.2g} units of work, more than the "
+        f"{budget:.2g} a sweep may use: {len(chosen)} frames built"
+    )
+    return chosen, note
+
+
+def _spread(count: int, keep: int) -> list[int]:
+    """``keep`` indices of ``range(count)``, evenly spread, first and last included."""
+    return sorted({round(k * (count - 1) / (keep - 1)) for k in range(keep)})

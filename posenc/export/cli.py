@@ -15,6 +15,11 @@ Images are drawn on the page of a size preset (--size): screen (1200 px wide, as
 13.33 x 7.5 in; PNG 1920 x 1080), column (3.5 in, 9 pt text) or two-columns (7 in); a PDF's page is that size.
 The figures are built by the same registry as the app (:mod:`drawing.registry`), so a file equals what the
 app shows for the same parameters. One browser is started for the whole call, not one per file.
+
+A sweep written to a file keeps every frame asked for (at most 60) up to 64 MB of figure data (a page in the app
+sends at most 3 MB, and shows fewer frames past it), and at most 2**32 units of work (a position × a rotary pair:
+the plan figure's target 16M at 60 frames is over it, and keeps fewer frames, said). Bad input is one line on
+stderr, exit status 2; Ctrl-C stops the export with one line, exit status 130.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from posenc import (
     i18n,
 )
 from posenc.drawing import export, registry
-from posenc.drawing.animate import animate
+from posenc.drawing.animate import MAX_FILE_SWEEP_BYTES, animate
 from posenc.drawing.export_sweep import MOVIE_FORMATS, SWEEP_FORMATS, export_sweep
 from posenc.drawing.params import PARAMS
 from posenc.drawing.preset_params import params_from_preset
@@ -37,12 +42,16 @@ from posenc.drawing.sweep import check_sweep, parse_sweep
 from posenc.drawing.theme import SIZES
 from posenc_core.models import presets
 
+BAD_INPUT = 2  # as argparse's own refusals, and posenc plan, lab and config
+INTERRUPTED = 130  # the shell's status for a process stopped by Ctrl-C (128 + SIGINT)
+
 
 class CliError(Exception):
     """A user error: printed as one line, exit status 2."""
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run ``posenc export`` on ``argv``: 0 on success, 2 on bad input, 130 when interrupted (Ctrl-C)."""
     args = _parser().parse_args(argv)
     try:
         if args.figures == ["list"]:
@@ -51,7 +60,10 @@ def main(argv: list[str] | None = None) -> int:
         return _export(args)
     except CliError as error:
         print(f"posenc export: error: {error}", file=sys.stderr)
-        return 2
+        return BAD_INPUT
+    except KeyboardInterrupt:  # the files written so far stay; the one being written may be cut short
+        print("posenc export: interrupted", file=sys.stderr)
+        return INTERRUPTED
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -131,7 +143,7 @@ def _check_sweep(args: argparse.Namespace, figure_ids: list[str]) -> None:
 def _export_sweep(figure_id: str, params: dict[str, Any], args: argparse.Namespace, out: Path) -> None:
     try:
         sweep = check_sweep(parse_sweep(args.sweep), figure_id)
-        swept = animate(figure_id, params, sweep, style=args.style)
+        swept = animate(figure_id, params, sweep, style=args.style, budget=MAX_FILE_SWEEP_BYTES)
     except ValueError as error:
         raise CliError(f"{figure_id}: {error}") from error
     for note in swept.notes:

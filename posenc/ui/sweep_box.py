@@ -1,17 +1,24 @@
 """The *Sweep* box under a figure: one of its numeric parameters, from, to and the number of frames, Play and Back to
 the still figure; while the sweep plays, its files (GIF and MP4 for slides, the animated HTML, the frames in a grid),
-each rendered when its button is clicked, by the same export as ``posenc export --sweep``. The sweep's state and its
-animation are :mod:`ui.sweep_view`'s.
+each rendered when its button is clicked, by the same export as ``posenc export --sweep``, and kept in the figure
+cache (``ui.show.FIGURES``), whose budget counts their bytes. The sweep's state and its animation are
+:mod:`ui.sweep_view`'s.
+
+The box first offers, for each parameter, the range :func:`box_defaults` gives: within what the figure's other
+parameters allow (a start below the sequence length), so that Play with the box's own From, To and Frames plays
+on every figure (tests/ui/test_sweep_box_defaults.py walks them all).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Hashable, Mapping
 from functools import partial
 from typing import Any
 
 import streamlit as st
 
+from posenc import i18n
 from posenc.drawing import registry
 from posenc.drawing.animate import SweepResult
 from posenc.drawing.export_sweep import export_sweep
@@ -45,7 +52,7 @@ def sweep_box(spec: registry.FigureSpec, params: Mapping[str, Any], swept: Sweep
     with box:
         _sweep_form(spec, params, names, playing)
         if swept is not None:
-            _downloads(spec, swept)
+            _downloads(spec, params, swept)
 
 
 def _sweep_form(spec: registry.FigureSpec, params: Mapping[str, Any], names: list[str], playing: Sweep | None) -> None:
@@ -59,18 +66,17 @@ def _sweep_form(spec: registry.FigureSpec, params: Mapping[str, Any], names: lis
         key=f"sweep-param-{spec.id}",
     )
     param = PARAMS[name]
-    first, last = _range_for(name, params.get(name, param.default))
+    first, last, count = box_defaults(name, params)
     if playing and playing.param == name:
-        first, last = playing.start, playing.stop
+        first, last = _kind(name)(playing.start), _kind(name)(playing.stop)
     step = None if param.kind == "float" else 1
-    kind = float if param.kind == "float" else int
-    low = columns[1].number_input(_("From"), value=kind(first), step=step, key=f"sweep-from-{spec.id}-{name}")
-    high = columns[2].number_input(_("To"), value=kind(last), step=step, key=f"sweep-to-{spec.id}-{name}")
+    low = columns[1].number_input(_("From"), value=first, step=step, key=f"sweep-from-{spec.id}-{name}")
+    high = columns[2].number_input(_("To"), value=last, step=step, key=f"sweep-to-{spec.id}-{name}")
     frames = columns[3].number_input(
         _("Frames"),
         min_value=MIN_FRAMES,
         max_value=MAX_FRAMES,
-        value=playing.frames if playing else DEFAULT_FRAMES,
+        value=playing.frames if playing else count,
         step=1,
         key=f"sweep-frames-{spec.id}",
     )
@@ -81,7 +87,7 @@ def _sweep_form(spec: registry.FigureSpec, params: Mapping[str, Any], names: lis
     )
     play, halt = st.columns(2)
     if play.button(_("▶ Play the sweep"), key=f"sweep-play-{spec.id}", type="primary"):
-        sweep = Sweep(name, float(low), float(high), int(frames))
+        sweep = as_sweep(name, low, high, frames)
         try:
             check_sweep(sweep, spec.id)
         except ValueError as error:
@@ -96,9 +102,29 @@ def _sweep_form(spec: registry.FigureSpec, params: Mapping[str, Any], names: lis
         st.error(echo.plain(st.session_state[ERROR], most=None), icon="🚫")
 
 
-def _range_for(name: str, value: Any) -> tuple[float, float]:
-    """A first range for ``name``: from its value to 100 times it (a decades parameter), else its whole range."""
-    param = PARAMS[name]
+def box_defaults(name: str, params: Mapping[str, Any]) -> tuple[float | int, float | int, int]:
+    """The From, To and Frames the box first offers for parameter ``name`` of a figure drawn at ``params`` (the
+    From and To as the box's number inputs hold them: whole numbers for an int parameter)."""
+    first, last = _range_for(name, params)
+    kind = _kind(name)
+    return kind(first), kind(last), DEFAULT_FRAMES
+
+
+def as_sweep(name: str, low: float, high: float, frames: int) -> Sweep:
+    """The sweep Play starts from the box's From, To and Frames."""
+    return Sweep(name, float(low), float(high), int(frames))
+
+
+def _kind(name: str) -> type:
+    return float if PARAMS[name].kind == "float" else int
+
+
+def _range_for(name: str, params: Mapping[str, Any]) -> tuple[float, float]:
+    """A first range for ``name``: from its value to 100 times it (a decades parameter), else from the least value
+    to 4 times its value; within the range the other parameters leave it (``ParamSpec.within``: a start below the
+    sequence length)."""
+    param = PARAMS[name].within(params)
+    value = params.get(name, param.default)
     low, high = param.minimum, param.maximum
     if param.log and value and value > 0:
         return float(value), float(min(high, value * 100))
@@ -114,15 +140,18 @@ DOWNLOADS = (  # (format, size, label): a movie for slides, the offline animatio
 MIME = {"gif": "image/gif", "mp4": "video/mp4", "html": "text/html", "png": "image/png"}
 
 
-def _downloads(spec: registry.FigureSpec, swept: SweepResult) -> None:
-    """The sweep's files, each rendered when its button is clicked (the same export as ``posenc export --sweep``)."""
+def _downloads(spec: registry.FigureSpec, params: Mapping[str, Any], swept: SweepResult) -> None:
+    """The sweep's files, each rendered when its button is clicked (the same export as ``posenc export --sweep``)
+    and kept in the figure cache, counted in its budget."""
     style = st.session_state.get("theme", "screen")
+    key = ("sweep-file", spec.id, json.dumps(dict(params), sort_keys=True, default=list), swept.sweep.to_url())
+    key += (tuple(swept.values), i18n.current())
     stem = f"{spec.id}_sweep-{swept.sweep.param}-{len(swept.values)}"
     columns = st.columns(len(DOWNLOADS))
     for column, (fmt, size, label) in zip(columns, DOWNLOADS, strict=True):
         column.download_button(
             _(label),
-            data=partial(_file, swept, fmt, style, size),
+            data=partial(_file, swept, fmt, style, size, key),
             file_name=f"{stem}_{style}_{size}.{fmt}",
             mime=MIME[fmt],
             key=f"sweep-download-{spec.id}-{fmt}",
@@ -130,8 +159,19 @@ def _downloads(spec: registry.FigureSpec, swept: SweepResult) -> None:
         )
 
 
-def _file(swept: SweepResult, fmt: str, style: str, size: str) -> bytes:
-    try:
-        return export_sweep(swept, fmt, style=style, size=size).content
-    except ValueError as error:  # no browser for the images, or frames that do not fit a grid: said in the file
-        return str(error).encode()
+def _file(swept: SweepResult, fmt: str, style: str, size: str, key: tuple, cache=None) -> bytes:
+    """The file's bytes, made now (a download button calls this when clicked), and kept, with a movie's drawn frames,
+    in ``cache`` (default: the app's figure cache, ``ui.show.FIGURES``) under ``key``."""
+    if cache is None:
+        from posenc.ui.show import FIGURES as cache  # show imports this module: looked up when a file is made
+
+    def keep(frames_key: Hashable, draw):
+        return cache.get_or_build((*key, "frames", frames_key), draw)
+
+    def make() -> bytes:
+        try:
+            return export_sweep(swept, fmt, style=style, size=size, keep=keep).content
+        except ValueError as error:  # no browser for the images, or frames that do not fit a grid: said in the file
+            return str(error).encode()
+
+    return cache.get_or_build((*key, fmt, style, size), make)

@@ -4,8 +4,10 @@ as one Plotly animation (``drawing.animate``) that starts playing at frame 1, it
 
 A sweep plays on the figure whose box started it (``&sweep_figure=``), or, from a link naming no figure, on the first
 figure of the page that takes its parameter. A bad sweep (from the box or a link) is
-said next to the box or at the top of the page, and the still figure is kept. In presenter mode the space bar plays
-and pauses the first swept figure on the screen.
+said next to the box or at the top of the page, and the still figure is kept; so is a sweep over its work budget or
+one the figure refuses at too many of its values (``drawing.animate``). A sweep being built stops between two frames
+once the reader's session has ended (:func:`until_session_ends`). In presenter mode the space bar plays and pauses
+the first swept figure on the screen.
 """
 
 from __future__ import annotations
@@ -16,10 +18,12 @@ from typing import Any
 
 import plotly.graph_objects as go
 import streamlit as st
+from streamlit import runtime
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from posenc import i18n
 from posenc.drawing import registry
-from posenc.drawing.animate import SweepResult, animate, assemble
+from posenc.drawing.animate import SweepCancelled, SweepResult, animate, assemble
 from posenc.drawing.sweep import Sweep, check_sweep, parse_sweep
 from posenc.i18n import _
 from posenc.ui import echo, link, presenter, run_marker
@@ -153,10 +157,16 @@ def swept_figure(
 
     def build() -> SweepResult:
         with i18n.language(language):
-            return animate(spec.id, params, sweep, style=style)
+            return animate(spec.id, params, sweep, style=style, cancelled=until_session_ends())
 
-    with st.spinner(_("Computing {frames} frames of {title}…").format(frames=sweep.frames, title=_(spec.title))):
-        result = build_cached(key, build)
+    try:
+        with st.spinner(_("Computing {frames} frames of {title}…").format(frames=sweep.frames, title=_(spec.title))):
+            result = build_cached(key, build)
+    except SweepCancelled:  # the reader has gone: nobody to draw for
+        return None
+    except ValueError as error:  # over the work budget, or refused at too many of its values: the still figure
+        echo.warning(_("Sweep not played: {error}").format(error=error), icon="⚠️")
+        return None
     for note in result.notes:
         st.caption(echo.plain(note, most=None))
     at = {
@@ -167,6 +177,16 @@ def swept_figure(
     }
     st.html(SCRIPT % json.dumps(at), unsafe_allow_javascript=True)
     return result
+
+
+def until_session_ends():
+    """A callable that is true once this run's session is no longer active (its tab closed or reloaded: Streamlit's
+    runtime has let it go); always false outside a served session (a test's AppTest, the exporter)."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None or not runtime.exists():
+        return lambda: False
+    instance, session_id = runtime.get_instance(), ctx.session_id
+    return lambda: not instance.is_active_session(session_id)
 
 
 def on_screen(result: SweepResult, fit) -> go.Figure:

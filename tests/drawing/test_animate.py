@@ -82,3 +82,37 @@ def test_a_heatmaps_colour_scale_is_the_same_in_every_frame():
     assert len({(t.zmin, t.zmax) for t in heatmaps}) == 1 and heatmaps[0].zauto is False
     every = np.concatenate([np.asarray(t.z, dtype=float).ravel() for t in heatmaps])
     assert heatmaps[0].zmin == pytest.approx(every.min()) and heatmaps[0].zmax == pytest.approx(every.max())
+
+
+# Issue 35, defect 5b: a sweep being built stops between frames once its session has ended.
+def test_a_sweep_whose_reader_leaves_mid_build_stops_building(monkeypatch):
+    from posenc.drawing.animate import SweepCancelled
+
+    built = []
+    real_build = registry.build
+
+    def counting_build(figure_id, params, **kwargs):
+        built.append(params["base"])
+        return real_build(figure_id, params, **kwargs)
+
+    monkeypatch.setattr(registry, "build", counting_build)
+    params, _ = registry.resolve_params(FIGURE, {})
+    session_alive = iter([True, True, True])  # the reader leaves after the third frame
+    with pytest.raises(SweepCancelled, match="stopped after 3 frames"):
+        animate(FIGURE, params, parse_sweep("base:10000..1000000:12"), cancelled=lambda: not next(session_alive, False))
+    assert len(built) == 3  # not 12
+
+
+# Issue 35, defect 8: a value the figure refuses with the others kept is left out and said, not raised.
+def test_values_the_figure_refuses_are_left_out_and_said():
+    params, _ = registry.resolve_params("rope-angles", {})  # head_dim 128: 0.233 x 128 = 29, an odd rotary dim
+    result = animate("rope-angles", params, parse_sweep("partial_rotary_factor:0.0625..1:12"))
+    assert 2 <= len(result.values) < 12 and len(result.figure.frames) == len(result.values)
+    assert 0.232955 not in result.values and 1.0 in result.values
+    assert any("left out" in note and "0.233" in note and "must be even" in note for note in result.notes)
+
+
+def test_a_sweep_the_figure_refuses_almost_everywhere_is_refused():
+    params, _ = registry.resolve_params("context-inv-freq", {"high_freq_factor": 1.5})
+    with pytest.raises(ValueError, match="leaving fewer than two frames"):
+        animate("context-inv-freq", params, parse_sweep("low_freq_factor:1.4..100:12"))

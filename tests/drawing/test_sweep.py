@@ -8,6 +8,7 @@ import math
 import pytest
 
 from posenc import figures  # noqa: F401  (registers every figure)
+from posenc.drawing import registry
 from posenc.drawing.sweep import DEFAULT_FRAMES, MAX_FRAMES, Sweep, check_sweep, parse_sweep
 
 
@@ -67,3 +68,39 @@ def test_bad_sweeps_are_refused_naming_what_is_allowed(text, figure, message):
 def test_malformed_text_says_the_form(text):
     with pytest.raises(ValueError, match="sweep"):
         parse_sweep(text)
+
+
+# Issue 35, defect 5b: a sweep's work is budgeted before any frame is built.
+def test_a_plan_sweep_to_16m_positions_is_cut_to_the_work_budget_and_says_the_bound():
+    from posenc.drawing.animate import frame_params
+    from posenc.drawing.sweep import SWEEP_WORK_BUDGET, budget_frames, frame_work
+
+    sweep = check_sweep(parse_sweep("target:8000000..16777216:60"), "plan-wavelengths")
+    params, _ = registry.resolve_params("plan-wavelengths", {})
+    works = [
+        frame_work("plan-wavelengths", frame_params("plan-wavelengths", params, "target", v)) for v in sweep.values()
+    ]
+    assert sum(works) > 10 * SWEEP_WORK_BUDGET  # the hostile link asked for more than ten budgets' work
+    chosen, note = budget_frames(works, sweep)
+    assert 2 <= len(chosen) < 60 and chosen[0] == 0 and chosen[-1] == 59
+    assert sum(works[k] for k in chosen) <= SWEEP_WORK_BUDGET
+    assert f"{SWEEP_WORK_BUDGET:.2g}" in note and f"{len(chosen)} frames built" in note
+
+
+def test_a_sweep_whose_ends_alone_are_over_the_budget_is_refused_naming_it():
+    from posenc.drawing.sweep import budget_frames
+
+    sweep = parse_sweep("target:8000000..16777216:12")
+    with pytest.raises(ValueError, match=r"more than the 1e\+03 a sweep may use"):
+        budget_frames([600] * 12, sweep, budget=1000)
+
+
+def test_a_default_sweep_is_within_the_budget():
+    from posenc.drawing.animate import frame_params
+    from posenc.drawing.sweep import budget_frames, frame_work
+
+    for figure_id, text in (("rope-angles", "seq_len:1..1048576:60"), ("plan-wavelengths", "base:10000..1000000:12")):
+        sweep = check_sweep(parse_sweep(text), figure_id)
+        params, _ = registry.resolve_params(figure_id, {})
+        works = [frame_work(figure_id, frame_params(figure_id, params, sweep.param, v)) for v in sweep.values()]
+        assert budget_frames(works, sweep) == (list(range(len(sweep.values()))), None)

@@ -83,6 +83,79 @@ def test_the_animated_html_download_is_the_offline_animation():
 
     params, _ = registry.resolve_params("rope-wavelengths", {})
     swept = animate("rope-wavelengths", params, parse_sweep("base:10000..1000000:3"))
-    html = _file(swept, "html", "screen", "screen").decode()
+    from posenc.drawing.cache import BoundedCache
+
+    html = _file(swept, "html", "screen", "screen", ("test",), BoundedCache(2**26)).decode()
     assert html.count('"name":"') >= 3 or html.count('"name": "') >= 3
     assert "<html" in html[:2000]
+
+
+# Issue 35, defect 8: the RoPE page's first figure, "partial rotary factor" picked in its Sweep box, the box's own
+# From / To / Frames kept, Play: Streamlit's error box replaced the figure (a frame left an odd rotary dimension).
+def test_the_rope_box_plays_the_partial_rotary_factor_with_its_own_defaults():
+    at = open_page("rope", section=SECTION)
+    at.session_state["sweep-box-rope-wavelengths"] = True
+    at.run()
+    control(at, "sweep-param-rope-wavelengths").set_value("partial_rotary_factor").run()
+    control(at, "sweep-play-rope-wavelengths").click().run()
+    assert_healthy(at)
+    (spec,) = animated(at)
+    assert 2 <= len(spec["frames"]) < 12  # the values the figure refuses are left out...
+    assert any("left out" in caption.value for caption in at.caption)  # ... and said under it
+
+
+# Issue 35, defect 5b: the build asks, between frames, whether its session is still alive.
+def test_until_session_ends_follows_the_runtimes_session(monkeypatch):
+    from types import SimpleNamespace
+
+    from posenc.ui import sweep_view
+
+    active = {"s1"}
+    runtime = SimpleNamespace(is_active_session=lambda session_id: session_id in active)
+    monkeypatch.setattr(sweep_view, "get_script_run_ctx", lambda **_: SimpleNamespace(session_id="s1"))
+    monkeypatch.setattr(sweep_view.runtime, "exists", lambda: True)
+    monkeypatch.setattr(sweep_view.runtime, "get_instance", lambda: runtime)
+    ended = sweep_view.until_session_ends()
+    assert ended() is False
+    active.clear()  # the tab closed: Streamlit's runtime let the session go
+    assert ended() is True
+
+
+def test_outside_a_served_session_a_sweep_is_never_cancelled():
+    from posenc.ui import sweep_view
+
+    assert sweep_view.until_session_ends()() is False
+
+
+# Issue 35, defect 5b: a sweep's movie is made when its button is clicked, and kept in the figure cache, which counts
+# its bytes (and its drawn frames') in its budget.
+def test_a_movie_download_is_made_when_asked_and_counted_in_the_cache(monkeypatch):
+    import io
+
+    from PIL import Image
+
+    from posenc import figures  # noqa: F401
+    from posenc.drawing import export, registry
+    from posenc.drawing.animate import animate
+    from posenc.drawing.cache import BoundedCache
+    from posenc.drawing.sweep import parse_sweep
+    from posenc.ui.sweep_box import _file
+
+    drawn = []
+
+    def fake_png(figure, fmt, width, height, scale, browser):
+        drawn.append(fmt)
+        buffer = io.BytesIO()
+        Image.new("RGB", (64, 48), (len(drawn) * 20, 0, 0)).save(buffer, format="PNG")
+        return buffer.getvalue()
+
+    monkeypatch.setattr(export, "image_browser", lambda: "chromium")
+    monkeypatch.setattr(export, "to_image", fake_png)
+    params, _ = registry.resolve_params("rope-wavelengths", {})
+    swept = animate("rope-wavelengths", params, parse_sweep("base:10000..1000000:4"))
+    cache = BoundedCache(2**26)
+    gif = _file(swept, "gif", "screen", "slide", ("k",), cache)
+    assert gif[:6] == b"GIF89a" and len(drawn) == 4 and swept.images == {}  # not kept out of the cache's sight
+    assert cache.nbytes >= len(gif) + 4 * 50 and len(cache) == 2  # the GIF and its drawn frames, counted
+    _file(swept, "mp4", "screen", "slide", ("k",), cache)
+    assert len(drawn) == 4  # the MP4 shares the frames the GIF drew

@@ -1,0 +1,42 @@
+"""Issue 35, defect 8: every parameter a Sweep box offers plays with the box's own From, To and Frames, on every figure
+of every page (the RoPE page's partial rotary factor replaced the figure with Streamlit's error box: frames such as
+0.233 leave an odd rotary dimension, which the figure refuses).
+
+The walk asks the box's own functions for its defaults (``sweep_box.box_defaults``, ``sweep_box.as_sweep``) and builds
+the frames on the path the page takes (``animate.build_frames``, which ``animate.animate`` calls), at each figure's
+default parameters. A frame the figure refuses is left out and said; what must hold is that no error escapes and at
+least two frames play.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from posenc import figures  # noqa: F401  (registers every figure)
+from posenc.drawing import registry
+from posenc.drawing.animate import build_frames
+from posenc.drawing.sweep import check_sweep
+from posenc.ui.sweep_box import as_sweep, box_defaults, numeric_params
+
+PAGES = sorted({spec.page for spec in registry.FIGURES.values()})
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_parameter_of_every_figure_plays_with_the_boxs_defaults(page):
+    walked, failures = 0, []
+    for spec in registry.FIGURES.values():
+        if spec.page != page:
+            continue
+        params, _ = registry.resolve_params(spec.id, {})
+        for name in numeric_params(spec):
+            sweep = as_sweep(name, *box_defaults(name, params))
+            try:
+                values, frames = build_frames(spec.id, params, check_sweep(sweep, spec.id))
+            except Exception as error:  # any escape is the defect: the page would show an error box
+                failures.append(f"{spec.id} {sweep.to_url()}: {type(error).__name__}: {error}")
+                continue
+            walked += 1
+            if len(frames) < 2 or len(values) != len(frames):
+                failures.append(f"{spec.id} {sweep.to_url()}: {len(frames)} frames")
+    assert not failures, "\n".join(failures)
+    assert walked > 0, f"no sweepable parameter on page {page}"
