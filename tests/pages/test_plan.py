@@ -7,9 +7,11 @@ import json
 
 import pytest
 
+from posenc.ui import config_link
 from posenc_core.models.presets import PRESETS
 from posenc_core.plan import plan_extension
 from tests.pages.conftest import as_read, assert_healthy, error_texts, open_page, titles
+from tests.ui.test_config_reader import CONFIGS
 
 LINK = {"preset": "llama-3.1-8b", "target": "262144", "method": "yarn"}
 
@@ -97,3 +99,24 @@ def test_each_block_names_the_version_its_form_was_checked_on():
     plan = plan_extension(PRESETS["llama-3.1-8b"], 262144, "yarn", model_id="meta-llama/Llama-3.1-8B")
     for version in plan.paste_versions.values():
         assert f"Form checked against {version}." in captions
+
+
+def test_a_pasted_config_json_gets_blocks_for_its_own_shape():
+    """A Gemma 3 config.json keeps its language model under text_config: its blocks go there, per layer type."""
+    text = (CONFIGS / "gemma-3-27b-it.json").read_text()
+    at = open_page(
+        "plan", {"preset": "config", "config": config_link.encode(text), "target": "65536", "method": "linear"}
+    )
+    assert_healthy(at)
+    v5 = json.loads(_codes(at)[1])
+    assert set(v5) == {"text_config"}
+    assert set(v5["text_config"]["rope_parameters"]) == {"full_attention", "sliding_attention"}
+
+
+def test_a_config_past_the_plan_s_bounds_is_a_message_in_place_at_once():
+    """Issue 35 defect 5: a head_dim of 65,536 cost 2.5 minutes of server CPU per link; now one message, at once."""
+    config = json.loads((CONFIGS / "llama-2-7b.json").read_text()) | {"head_dim": 65536}
+    at = open_page("plan", {"preset": "config", "config": config_link.encode(json.dumps(config)), "target": "8192"})
+    assert not at.exception, [e.message for e in at.exception]
+    (error,) = error_texts(at)
+    assert "at most 1,024" in error and titles(at) == [] and _codes(at) == []
