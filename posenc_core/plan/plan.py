@@ -263,6 +263,11 @@ def _original(model: ModelPreset, given: int | None) -> tuple[int, str]:
         raise ValueError(f"{model.name} states no context length: give the original length (original)")
     if scaling.get("rope_type") == "linear" and scaling.get("factor"):
         length = round(model.max_position_embeddings / scaling["factor"])
+        if length > MAX_TARGET:
+            raise ValueError(
+                f"the original length max_position_embeddings / factor = {model.max_position_embeddings:,} / "
+                f"{scaling['factor']:g} is past {MAX_TARGET:,} tokens: give the original length (original)"
+            )
         return length, f"max_position_embeddings / factor = {model.max_position_embeddings:,} / {scaling['factor']:g}"
     return model.max_position_embeddings, "max_position_embeddings"
 

@@ -92,3 +92,11 @@ def test_one_search_does_not_wait_for_another():
         first.join(5)
         second.join(5)
     assert torch.get_num_threads() == before  # the last search out restores the count
+
+
+def test_an_original_length_derived_past_the_longest_target_is_refused_in_a_short_line():
+    """A linear factor of 1e-300 made L a 300-digit number in the message."""
+    model = dataclasses.replace(LLAMA, rope_scaling={"rope_type": "linear", "factor": 1e-300})
+    with pytest.raises(ValueError, match="is past 16,777,216 tokens") as raised:
+        plan_extension(model, 16384)
+    assert len(str(raised.value)) < 200
