@@ -6,10 +6,14 @@
     posenc lab eval --scheme rope --scaling yarn --factor 4 --beta-fast 16 --json
 
 ``train`` writes a checkpoint (default: the shipped one of the scheme and task, :mod:`posenc_lab.checkpoints`)
-with a progress bar on stderr; Ctrl-C writes nothing and exits 130. ``eval`` prints one table, or with ``--json``
-one JSON object (never NaN: a missing or infinite number is null). RoPE scaling (``--scaling``) is built as the
-config.json reader builds it (:func:`posenc_lab.scaling.rope_scaling`); its keys' options come from
-:data:`posenc_core.rope.scaling_keys.SCALING_KEYS`. Bad input: one line ``posenc lab: ...`` on stderr, status 2.
+with a progress bar on stderr; Ctrl-C writes nothing and exits 130. Where it writes is checked before any training
+(:func:`posenc_lab.checkpoints.check_target`: a new name in a writable folder, or a lab checkpoint to replace; never
+a device, a link, a folder or a file of another kind), and a disk that fails while writing is one line too.
+``eval`` prints one table, or with ``--json`` one JSON object (never NaN: a missing or infinite number is null).
+RoPE scaling (``--scaling``) is built as the config.json reader builds it (:func:`posenc_lab.scaling.rope_scaling`);
+its keys' options come from :data:`posenc_core.rope.scaling_keys.SCALING_KEYS`. Every size a run or an evaluation
+may ask for is bounded (:mod:`posenc_lab.limits`, stated in ``--help``) and checked before any work. Bad input: one
+line ``posenc lab: ...`` on stderr, status 2.
 """
 
 from __future__ import annotations
@@ -26,7 +30,18 @@ from posenc.lab_progress import Progress, duration
 from posenc_core.device import resolve_device
 from posenc_core.rope.scaling_keys import SCALING_KEYS, keys_of
 from posenc_lab import checkpoints, results
-from posenc_lab.evaluate import MODES, check_lengths, evaluate
+from posenc_lab.evaluate import MODES, check_work, evaluate
+from posenc_lab.limits import (
+    MAX_BATCH_SIZE,
+    MAX_CHECKPOINT_BYTES,
+    MAX_EVAL_SCORES,
+    MAX_LENGTH,
+    MAX_LENGTHS,
+    MAX_SEED,
+    MAX_STEPS,
+    MIN_LENGTH,
+    SIZE_BOUNDS,
+)
 from posenc_lab.scaling import SCALING_TYPES, rope_scaling
 from posenc_lab.schemes import SCHEMES
 from posenc_lab.train import DEFAULT_STEPS, TASKS, TrainSettings, train_checkpoint
@@ -37,6 +52,21 @@ FIXED_KEYS = ("factor", "original_max_position_embeddings", "rope_theta", "parti
 """Scaling keys without an option of their own: ``--factor``, and the three the lab's model itself sets."""
 KEY_OPTIONS = tuple(name for name in SCALING_KEYS if name not in FIXED_KEYS)
 """The scaling keys given as ``--beta-fast`` etc., in the core's order."""
+
+
+TRAIN_BOUNDS = (
+    f"Bounds, checked before training: --steps 1 to {MAX_STEPS:,}, --batch-size 1 to {MAX_BATCH_SIZE:,}, --seed 0 "
+    f"to {MAX_SEED:,}. Past them: one line, status 2."
+)
+EVAL_BOUNDS = (
+    f"Bounds, checked before evaluating: lengths {MIN_LENGTH} to {MAX_LENGTH:,} tokens, each evaluated once, at most "
+    f"{MAX_LENGTHS} different ones, and at most {MAX_EVAL_SCORES:,} attention scores in all (sequences x length^2 x "
+    "heads x layers: for the default model, two lm lengths of 4,096 tokens, or the copy task up to 724 tokens, 361 "
+    f"letters). A checkpoint is read only if it is at most {MAX_CHECKPOINT_BYTES:,} bytes, its zip inflates to no "
+    "more, and its model's sizes are within "
+    + ", ".join(f"{name} {least:,}-{most:,}" for name, (least, most) in SIZE_BOUNDS.items())
+    + ". Past them: one line, status 2."
+)
 
 
 class UsageError(Exception):
@@ -67,20 +97,35 @@ def parser() -> argparse.ArgumentParser:
     """The ``posenc lab`` parser, its two commands, and one option per scaling key."""
     top = _Parser(prog="posenc lab", description="Train the length lab's models and evaluate them at other lengths.")
     commands = top.add_subparsers(dest="command", metavar="{train,eval}")
-    train = commands.add_parser("train", help="train one scheme, or --all of them (the shipped checkpoints)")
+    train = commands.add_parser(
+        "train", help="train one scheme, or --all of them (the shipped checkpoints)", epilog=TRAIN_BOUNDS
+    )
     train.add_argument("--scheme", choices=SCHEMES, help="the position scheme to train")
     train.add_argument("--all", action="store_true", help="every scheme on both tasks, then results.json")
     train.add_argument("--task", choices=TASKS, help="lm (the generated text, the default) or copy")
-    train.add_argument("--steps", type=int, help=f"optimiser steps (default per task: {DEFAULT_STEPS})")
-    train.add_argument("--batch-size", type=int, default=32, help="sequences per step (default 32)")
-    train.add_argument("--seed", type=int, default=0, help="initial weights and batch order (default 0)")
-    train.add_argument("--out", type=Path, help="checkpoint file (with --all: a folder); default: the shipped one")
+    steps = f"optimiser steps, 1 to {MAX_STEPS:,} (default per task: {DEFAULT_STEPS})"
+    train.add_argument("--steps", type=int, help=steps)
+    batch = f"sequences per step, 1 to {MAX_BATCH_SIZE:,} (default 32)"
+    train.add_argument("--batch-size", type=int, default=32, help=batch)
+    seed = f"initial weights and batch order, 0 to {MAX_SEED:,} (default 0)"
+    train.add_argument("--seed", type=int, default=0, help=seed)
+    out = (
+        "checkpoint file (with --all: a folder); default: the shipped one. A new name in a writable folder, or a "
+        "lab checkpoint to replace: never a link, a folder, a device or another kind of file"
+    )
+    train.add_argument("--out", help=out)
     train.set_defaults(run=run_train)
-    check = commands.add_parser("eval", help="a checkpoint's loss (and copy accuracy) at several lengths")
+    check = commands.add_parser(
+        "eval", help="a checkpoint's loss (and copy accuracy) at several lengths", epilog=EVAL_BOUNDS
+    )
     check.add_argument("--scheme", choices=SCHEMES, help="the shipped checkpoint's scheme (or give --checkpoint)")
     check.add_argument("--task", choices=TASKS, help="lm or copy (default: the checkpoint's task, else lm)")
     check.add_argument("--checkpoint", type=Path, help="a checkpoint file (default: the shipped one)")
-    check.add_argument("--lengths", type=_lengths, help="comma-separated token counts (default: 0.5 to 8 x L)")
+    lengths = (
+        f"comma-separated token counts, {MIN_LENGTH} to {MAX_LENGTH:,}, each once, at most {MAX_LENGTHS} "
+        "(default: 0.5 to 8 x L); bounded in all as below"
+    )
+    check.add_argument("--lengths", type=_lengths, help=lengths)
     check.add_argument("--mode", choices=MODES, default="sliding", help="how the lm text is cut into windows")
     check.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     scaling = check.add_argument_group("RoPE scaling at evaluation (rope only, no retraining)")
@@ -96,21 +141,42 @@ def parser() -> argparse.ArgumentParser:
 
 
 def run_train(args: argparse.Namespace) -> int:
+    """Check the sizes and every file the run will write, then train (nothing is trained when one is refused)."""
+    checked = _bounded(args)
     device = resolve_device(args.device)
-    if args.steps is not None and args.steps < 1:
-        raise UsageError(f"--steps must be at least 1 (got {args.steps})")
     batch = {"batch_size": args.batch_size, "seed": args.seed}
     if args.all:
         if args.scheme or args.task:
             raise UsageError("--all trains every scheme on both tasks: leave out --scheme and --task")
-        return train_all(args.steps, batch, device, Path(args.out) if args.out else checkpoints.SHIPPED)
+        folder = Path(args.out) if args.out is not None else checkpoints.SHIPPED
+        if args.out is not None and not args.out.strip():
+            raise UsageError("--out needs a folder name (got '')")
+        for task in TASKS:
+            for scheme in SCHEMES:
+                checkpoints.check_target(folder / checkpoints.shipped_path(scheme, task).name)
+        checkpoints.check_target(folder / results.RESULTS.name, results.holds_results, "results")
+        return train_all(checked, batch, device, folder)
     if not args.scheme:
         raise UsageError("train needs --scheme (one of " + ", ".join(SCHEMES) + ") or --all")
     task = args.task or "lm"
-    settings = TrainSettings(task=task, steps=args.steps or DEFAULT_STEPS[task], **batch)
-    out = args.out or checkpoints.shipped_path(args.scheme, task)
+    settings = TrainSettings(task=task, steps=checked or DEFAULT_STEPS[task], **batch)
+    out = checkpoints.check_target(args.out if args.out is not None else checkpoints.shipped_path(args.scheme, task))
     checkpoint = _train_one(args.scheme, settings, device, out)
     return INTERRUPTED if checkpoint is None else 0
+
+
+def _bounded(args: argparse.Namespace) -> int | None:
+    """``--steps`` (None: the task's default), once it and ``--batch-size`` and ``--seed`` are within their bounds
+    (stated in ``--help``); UsageError naming the option otherwise."""
+    for option, value, least, most in (
+        ("--steps", args.steps, 1, MAX_STEPS),
+        ("--batch-size", args.batch_size, 1, MAX_BATCH_SIZE),
+        ("--seed", args.seed, 0, MAX_SEED),
+    ):
+        if value is not None and not least <= value <= most:
+            shown = f"{value}" if abs(value) < 10**30 else f"a {len(str(abs(value)))}-digit number"
+            raise UsageError(f"{option} must be from {least:,} to {most:,} (got {shown})")
+    return args.steps
 
 
 def train_all(steps: int | None, batch: dict, device, folder: Path) -> int:
@@ -132,6 +198,10 @@ def train_all(steps: int | None, batch: dict, device, folder: Path) -> int:
     except KeyboardInterrupt:
         print(f"posenc lab: interrupted: results.json not written ({len(trained)} checkpoints kept)", file=sys.stderr)
         return INTERRUPTED
+    except OSError as error:
+        raise UsageError(
+            f"could not write results.json in {folder} ({_why(error)}; {len(trained)} checkpoints kept)"
+        ) from None
     print(f"wrote {written} in {duration(time.perf_counter() - evaluated)}")
     total = time.perf_counter() - started
     print(f"total: {len(trained)} checkpoints and their results in {duration(total)} ({total:.0f} s) on {device.type}")
@@ -139,16 +209,19 @@ def train_all(steps: int | None, batch: dict, device, folder: Path) -> int:
 
 
 def _train_one(scheme: str, settings: TrainSettings, device, out: Path, done: int = 0):
-    """Train and save one checkpoint; None (nothing written) if interrupted."""
+    """Train and save one checkpoint; None (nothing written) if interrupted; UsageError if the disk refuses it."""
     progress = Progress(f"{scheme}-{settings.task}")
+    kept = f" ({done} checkpoints written before it are kept; no results.json)" if done else ""
     try:
         checkpoint = train_checkpoint(scheme, settings, device=device, on_step=progress)
         path = checkpoints.save(checkpoint, out)
     except KeyboardInterrupt:
         progress.close()
-        kept = f" ({done} checkpoints written before it are kept; no results.json)" if done else ""
         print(f"posenc lab: interrupted: no checkpoint written{kept}", file=sys.stderr)
         return None
+    except OSError as error:  # a full disk, a folder removed or made read-only while training
+        progress.close()
+        raise UsageError(f"could not write {out} ({_why(error)}): no checkpoint written{kept}") from None
     final = checkpoint.losses[-1]
     print(
         f"wrote {path}: {scheme} on {settings.task}, {settings.steps} steps in {checkpoint.seconds:.1f} s "
@@ -156,6 +229,10 @@ def _train_one(scheme: str, settings: TrainSettings, device, out: Path, done: in
         flush=True,
     )
     return checkpoint
+
+
+def _why(error: OSError) -> str:
+    return error.strerror or type(error).__name__
 
 
 def run_eval(args: argparse.Namespace) -> int:
@@ -168,7 +245,7 @@ def run_eval(args: argparse.Namespace) -> int:
     if args.scheme and args.scheme != scheme:
         raise UsageError(f"checkpoint {path} was trained with scheme {scheme}, not {args.scheme}")
     lengths = results.lengths_for(checkpoint.config.max_len) if args.lengths is None else args.lengths
-    lengths = check_lengths(lengths)
+    lengths = check_work(checkpoint.config, task, lengths, args.mode)  # each once, the work bounded: before any
     scaling = scaling_of(args, checkpoint)
     if scaling is not None:
         checkpoint.model.scheme.scaling = scaling

@@ -10,4 +10,5 @@ imports it.
 - :mod:`posenc_lab.model`: the model (pre-norm, causal, a few layers, a byte vocabulary) and its config.
 - :mod:`posenc_lab.data`: the generated text (the `lm` task) and the copy task, the same bytes on every machine.
 - :mod:`posenc_lab.train`: training, the same data and steps for every scheme, deterministic for a seed.
+- :mod:`posenc_lab.limits`: every bound a model, a run, an evaluation and a checkpoint file are held to.
 """

@@ -17,6 +17,12 @@
   decoding's exact match); ``loss`` is the mean loss on those tokens.
 
 A learned table asked past its last row reports it (``past_table``, no loss) instead of raising or clamping.
+
+What one evaluation may ask for is bounded before any model runs (:mod:`posenc_lab.limits`): lengths from
+:data:`MIN_LENGTH` to :data:`MAX_LENGTH` tokens, each once (a repeated length is evaluated once), at most
+:data:`~posenc_lab.limits.MAX_LENGTHS` of them, and :func:`attention_scores` (sequences x length² x heads x layers,
+what time and memory grow with) at most :data:`~posenc_lab.limits.MAX_EVAL_SCORES`; one forward pass holds at most
+:data:`~posenc_lab.limits.MAX_BATCH_SCORES` scores.
 """
 
 from __future__ import annotations
@@ -28,15 +34,15 @@ from functools import cache
 import torch
 from torch.nn import functional as F
 
-from posenc_lab.data import EVAL_SEED, SplitMix64, copy_example, evaluation_text
-from posenc_lab.model import LabModel
+from posenc_lab.data import EVAL_BYTES, EVAL_SEED, SplitMix64, copy_example, evaluation_text
+from posenc_lab.limits import MAX_BATCH_SCORES, MAX_EVAL_SCORES, MAX_LENGTH, MAX_LENGTHS, MIN_LENGTH, shown
+from posenc_lab.model import LabConfig, LabModel
 from posenc_lab.schemes import PastTheTable
 from posenc_lab.train import IGNORE, TASKS
 
 MODES = ("sliding", "nonoverlapping")
 SCORED_TOKENS = 2048  # tokens scored per length and mode (lm): the same tokens for every scheme
 COPY_EXAMPLES = 64  # examples per length (copy)
-MIN_LENGTH, MAX_LENGTH = 3, 4096  # evaluation lengths allowed: 3 tokens (one copied letter) to 64 x the default L
 
 
 @dataclass(frozen=True)
@@ -68,13 +74,62 @@ class LengthResult:
 
 
 def check_lengths(lengths) -> tuple[int, ...]:
-    """``lengths`` as a tuple of whole numbers from :data:`MIN_LENGTH` to :data:`MAX_LENGTH`, or ValueError."""
-    if isinstance(lengths, int | str) or not lengths:
-        raise ValueError(f"lengths must be a non-empty list of whole numbers (got {lengths!r})")
+    """``lengths`` as a tuple of different whole numbers from :data:`MIN_LENGTH` to :data:`MAX_LENGTH`, in the order
+    given, each once (a repeat is dropped), at most :data:`~posenc_lab.limits.MAX_LENGTHS` of them; or ValueError."""
+    if isinstance(lengths, int | str | bytes) or not lengths:
+        raise ValueError(f"lengths must be a non-empty list of whole numbers (got {shown(lengths)})")
     for length in lengths:
         if not isinstance(length, int) or isinstance(length, bool) or not MIN_LENGTH <= length <= MAX_LENGTH:
-            raise ValueError(f"lengths must be whole numbers from {MIN_LENGTH} to {MAX_LENGTH} tokens (got {length!r})")
-    return tuple(lengths)
+            raise ValueError(
+                f"lengths must be whole numbers from {MIN_LENGTH} to {MAX_LENGTH} tokens (got {shown(length)})"
+            )
+    different = tuple(dict.fromkeys(lengths))
+    if len(different) > MAX_LENGTHS:
+        raise ValueError(f"lengths must hold at most {MAX_LENGTHS} different lengths (got {len(different)})")
+    return different
+
+
+def sequences_at(task: str, length: int, mode: str = "sliding", scored_tokens: int = SCORED_TOKENS) -> int:
+    """How many sequences of ``length`` tokens an evaluation runs: :data:`COPY_EXAMPLES` for copy, the lm text's
+    windows (:func:`lm_windows`) for lm."""
+    if task == "copy":
+        return COPY_EXAMPLES
+    stride = length if check_mode(mode) == "nonoverlapping" else max(length // 2, 1)
+    count = max(scored_tokens // stride, 1)
+    return max(min(count, (EVAL_BYTES - length - 1) // stride + 1), 1)
+
+
+def attention_scores(
+    config: LabConfig, task: str, lengths, mode: str = "sliding", scored_tokens: int = SCORED_TOKENS
+) -> int:
+    """The attention scores an evaluation computes: Σ over lengths n of sequences(n) · n² · heads · layers (each
+    layer's heads score every pair of a sequence's tokens; time and memory grow with it)."""
+    per_pair = config.n_heads * config.n_layers
+    return sum(sequences_at(task, n, mode, scored_tokens) * n * n * per_pair for n in lengths)
+
+
+def check_work(
+    config: LabConfig, task: str, lengths, mode: str = "sliding", scored_tokens: int = SCORED_TOKENS
+) -> tuple[int, ...]:
+    """``lengths`` checked (:func:`check_lengths`) and within :data:`~posenc_lab.limits.MAX_EVAL_SCORES`
+    attention scores for ``config``; a ValueError saying the bound and the longest length that fits, if not."""
+    lengths = check_lengths(lengths)
+    scores = attention_scores(config, task, lengths, mode, scored_tokens)
+    if scores <= MAX_EVAL_SCORES:
+        return lengths
+    longest = range(MAX_LENGTH, MIN_LENGTH - 1, -1)
+    fits = next((n for n in longest if attention_scores(config, task, [n], mode) <= MAX_EVAL_SCORES), None)
+    model = f"{config.n_heads} heads x {config.n_layers} layers"
+    if task == "copy":
+        asked = f"{COPY_EXAMPLES} copy examples at each length, {model}"
+        longest = "" if fits is None else f"; one copy length up to {fits} tokens ({(fits - 1) // 2} letters) fits"
+    else:
+        asked = f"{mode} lm windows at each length, {model}"
+        longest = "" if fits is None else f"; one lm length up to {fits} tokens fits"
+    raise ValueError(
+        f"lengths ask for {scores:,} attention scores (sequences x length² x heads x layers: {asked}), more than "
+        f"the {MAX_EVAL_SCORES:,} one evaluation may compute{longest}"
+    )
 
 
 def check_mode(mode: str) -> str:
@@ -94,17 +149,24 @@ def lm_windows(length: int, mode: str, scored_tokens: int = SCORED_TOKENS) -> tu
     ``scored_tokens`` targets scored in all."""
     text, mode = evaluation_tokens(), check_mode(mode)
     stride = length if mode == "nonoverlapping" else max(length // 2, 1)
-    count = max(scored_tokens // stride, 1)
-    count = min(count, (text.numel() - length - 1) // stride + 1)
+    count = sequences_at("lm", length, mode, scored_tokens)
     starts = torch.arange(count) * stride
     windows = text[starts[:, None] + torch.arange(length + 1)]
     return windows, length - stride
 
 
+def batch_rows(config: LabConfig, length: int, batch_tokens: int) -> int:
+    """Sequences of ``length`` per forward pass: about ``batch_tokens`` tokens, and at most
+    :data:`~posenc_lab.limits.MAX_BATCH_SCORES` attention scores (rows · heads · length²) held at once; at least 1."""
+    by_scores = MAX_BATCH_SCORES // (config.n_heads * length * length)
+    return max(min(batch_tokens // length, by_scores), 1)
+
+
 def token_losses(model: LabModel, windows: torch.Tensor, batch_tokens: int = 16384) -> torch.Tensor:
-    """Each target's loss (N, length) for windows (N, length + 1), in batches of about ``batch_tokens`` tokens."""
+    """Each target's loss (N, length) for windows (N, length + 1), in batches of about ``batch_tokens`` tokens
+    (:func:`batch_rows`)."""
     device = next(model.parameters()).device
-    rows = max(batch_tokens // windows.shape[1], 1)
+    rows = batch_rows(model.config, windows.shape[1] - 1, batch_tokens)
     parts = []
     with torch.no_grad():
         for start in range(0, windows.shape[0], rows):
@@ -153,7 +215,7 @@ def copy_result(model: LabModel, length: int, batch_tokens: int = 16384) -> Leng
     """Exact-match accuracy and mean loss on the copied letters of strings that fill ``length`` tokens."""
     inputs, targets = copy_examples(length)
     device = next(model.parameters()).device
-    rows = max(batch_tokens // length, 1)
+    rows = batch_rows(model.config, length, batch_tokens)
     losses, right = [], []
     try:
         with torch.no_grad():
@@ -172,13 +234,15 @@ def evaluate(
     model: LabModel, task: str, lengths, mode: str = "sliding", scored_tokens: int = SCORED_TOKENS
 ) -> list[LengthResult]:
     """``model`` on ``task`` at each of ``lengths`` (``mode`` cuts the lm text, about ``scored_tokens`` targets
-    scored per length; copy has one way)."""
+    scored per length; copy has one way); ValueError before any work when the lengths ask for more than
+    :func:`check_work` allows."""
     if task not in TASKS:
         raise ValueError(f"task must be one of {', '.join(TASKS)} (got {task!r})")
-    lengths, mode = check_lengths(lengths), check_mode(mode)
+    mode = check_mode(mode)
+    if not isinstance(scored_tokens, int) or isinstance(scored_tokens, bool) or scored_tokens < 1:
+        raise ValueError(f"scored_tokens must be a whole number of at least 1 (got {shown(scored_tokens)})")
+    lengths = check_work(model.config, task, lengths, mode, scored_tokens)
     model.eval()
     if task == "copy":
         return [copy_result(model, length) for length in lengths]
-    if not isinstance(scored_tokens, int) or isinstance(scored_tokens, bool) or scored_tokens < 1:
-        raise ValueError(f"scored_tokens must be a whole number of at least 1 (got {scored_tokens!r})")
     return [lm_result(model, length, mode, scored_tokens) for length in lengths]

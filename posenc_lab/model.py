@@ -16,7 +16,8 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from posenc_lab.schemes import PositionScheme, attention_scale, build_scheme
+from posenc_lab.limits import MAX_PARAMETERS, ROPE_BASE_RANGE, SIZE_BOUNDS, finite, shown, whole
+from posenc_lab.schemes import SCHEMES, PositionScheme, attention_scale, build_scheme
 
 
 @dataclass(frozen=True)
@@ -33,14 +34,23 @@ class LabConfig:
     t5_max_distance: int = 128  # T5's last bucket starts here
 
     def __post_init__(self):
-        for name in ("vocab_size", "d_model", "n_heads", "n_layers", "d_ff", "max_len", "t5_buckets"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{name} must be a whole number of at least 1 (got {value!r})")
+        """Every size within :data:`posenc_lab.limits.SIZE_BOUNDS` and the parameters within
+        :data:`~posenc_lab.limits.MAX_PARAMETERS` (ValueError naming the first that is not): nothing is allocated
+        for a config that fails here, whatever a checkpoint declares."""
+        if not isinstance(self.scheme, str) or self.scheme not in SCHEMES:
+            raise ValueError(f"scheme must be one of {', '.join(SCHEMES)} (got {shown(self.scheme)})")
+        for name, (least, most) in SIZE_BOUNDS.items():
+            whole(name, getattr(self, name), least, most)
         if self.d_model % self.n_heads or (self.d_model // self.n_heads) % 2:
             raise ValueError(
                 f"d_model must be a multiple of n_heads with an even head_dim (got d_model={self.d_model}, "
                 f"n_heads={self.n_heads})"
+            )
+        finite("rope_base", self.rope_base, *ROPE_BASE_RANGE)
+        if parameter_count(self) > MAX_PARAMETERS:
+            raise ValueError(
+                f"the model's sizes make {parameter_count(self):,} parameters, more than the {MAX_PARAMETERS:,} a lab "
+                f"model may have (d_model={self.d_model}, n_layers={self.n_layers}, d_ff={self.d_ff})"
             )
 
     @property
@@ -49,6 +59,16 @@ class LabConfig:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+def parameter_count(config: LabConfig) -> int:
+    """The parameters of :class:`LabModel` for ``config``, counted from its sizes without building it:
+    vocab·d (tied embedding) + layers·(4d² + 2·d·d_ff + d_ff + 5d) + 2d (final norm), plus the scheme's own
+    (learned: max_len·d; T5: buckets·heads)."""
+    d, d_ff = config.d_model, config.d_ff
+    block = 4 * d * d + 2 * d * d_ff + d_ff + d + 4 * d  # qkv and out; the MLP with its biases; two LayerNorms
+    scheme = {"learned": config.max_len * d, "t5": config.t5_buckets * config.n_heads}.get(config.scheme, 0)
+    return config.vocab_size * d + config.n_layers * block + 2 * d + scheme
 
 
 class Attention(nn.Module):

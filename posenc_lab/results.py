@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from posenc_lab.checkpoints import SHIPPED, Checkpoint, CheckpointError
+from posenc_lab.checkpoints import SHIPPED, Checkpoint, CheckpointError, check_target, file_mode
 from posenc_lab.evaluate import MODES, evaluate, position_losses
 from posenc_lab.scaling import SCALING_TYPES, rope_scaling
 from posenc_lab.schemes import SCHEMES
@@ -111,12 +112,29 @@ def _rounded(values) -> list[float] | None:
 
 
 def save_results(results: dict, path: str | os.PathLike = RESULTS) -> Path:
-    """Write ``results`` as JSON (atomically: a temporary file renamed over ``path``)."""
-    path = Path(path)
-    temporary = path.with_name(f".{path.name}.part")
-    temporary.write_text(json.dumps(results, indent=1) + "\n")
-    os.replace(temporary, path)
+    """Write ``results`` as JSON atomically (a temporary file of its own beside ``path``, renamed over it), where
+    :func:`~posenc_lab.checkpoints.check_target` allows: a new name, or lab results to replace."""
+    path = check_target(path, holds_results, "results")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w") as file:
+            file.write(json.dumps(results, indent=1) + "\n")
+        os.chmod(temporary, file_mode())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
     return path
+
+
+def holds_results(path: Path) -> bool:
+    """Whether ``path`` holds lab results (:func:`load_results` reads it)."""
+    try:
+        load_results(path)
+    except CheckpointError:
+        return False
+    return True
 
 
 def load_results(path: str | os.PathLike = RESULTS) -> dict:

@@ -23,6 +23,7 @@ from torch.nn import functional as F
 
 from posenc_core.device import resolve_device
 from posenc_lab.data import SplitMix64, copy_example, generated_text
+from posenc_lab.limits import MAX_BATCH_SIZE, MAX_SEED, MAX_STEPS, shown, whole
 from posenc_lab.model import LabConfig, LabModel
 
 TASKS = ("lm", "copy")
@@ -42,14 +43,16 @@ class TrainSettings:
     seed: int = 0  # the model's initial weights and the order of the batches
 
     def __post_init__(self):
-        if self.task not in TASKS:
-            raise ValueError(f"task must be one of {', '.join(TASKS)} (got {self.task!r})")
-        for name in ("steps", "batch_size"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{name} must be a whole number of at least 1 (got {value!r})")
-        if not isinstance(self.learning_rate, (int, float)) or not 0 < self.learning_rate < 1:
-            raise ValueError(f"learning_rate must be between 0 and 1 (got {self.learning_rate!r})")
+        """Each setting within the bounds of :mod:`posenc_lab.limits` (ValueError naming the first that is not)."""
+        if not isinstance(self.task, str) or self.task not in TASKS:
+            raise ValueError(f"task must be one of {', '.join(TASKS)} (got {shown(self.task)})")
+        whole("steps", self.steps, 1, MAX_STEPS)
+        whole("batch_size", self.batch_size, 1, MAX_BATCH_SIZE)
+        whole("seed", self.seed, 0, MAX_SEED)
+        if isinstance(self.learning_rate, bool) or not isinstance(self.learning_rate, int | float):
+            raise ValueError(f"learning_rate must be between 0 and 1 (got {shown(self.learning_rate)})")
+        if not 0 < self.learning_rate < 1:  # also False for NaN
+            raise ValueError(f"learning_rate must be between 0 and 1 (got {shown(self.learning_rate)})")
 
 
 @cache

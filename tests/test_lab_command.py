@@ -7,9 +7,11 @@ training runs the real command for a few steps of small batches."""
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -150,7 +152,7 @@ BAD = {
     "unknown scheme": (["train", "--scheme", "absolute"], "invalid choice: 'absolute'"),
     "no command": ([], "choose a command"),
     "no scheme": (["train"], "train needs --scheme"),
-    "zero steps": (["train", "--scheme", "rope", "--steps", "0"], "--steps must be at least 1"),
+    "zero steps": (["train", "--scheme", "rope", "--steps", "0"], "--steps must be from 1 to 100,000 (got 0)"),
     "no such device": (["eval", "--scheme", "rope", "--device", "tpu"], "invalid choice: 'tpu'"),
     "factor 0": (["--scaling", "yarn", "--factor", "0"], "factor must be a finite number > 0"),
     "length 0": (["--lengths", "0"], "from 3 to 4096 tokens (got 0)"),
@@ -265,3 +267,243 @@ def test_an_interrupt_while_writing_results_keeps_the_checkpoints(tmp_path, caps
         == "posenc lab: interrupted: results.json not written (12 checkpoints kept)"
     )
     assert len(list(tmp_path.glob("*.pt"))) == 12 and not (tmp_path / "results.json").exists()
+
+
+# --- issue 35: where train writes, the sizes it may ask for, the checkpoint's fields, the work of one evaluation ---
+
+
+@pytest.fixture
+def no_training(monkeypatch):
+    """Training that fails the test if it starts: what is refused must be refused before any training."""
+
+    def trained(*args, **kwargs):
+        raise AssertionError("training started")
+
+    monkeypatch.setattr(lab_command, "train_checkpoint", trained)
+
+
+def _device_node(path: Path) -> None:
+    """A private copy of a /dev/null-like node (character device 1:3), where this process may make one."""
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except PermissionError:
+        pytest.skip("this process may not make device nodes (the fifo case stands for every non-regular file)")
+
+
+def _unwritable(tmp_path: Path) -> Path:
+    """A new name in a folder no one here can write in: a 0555 folder, or (as root, who writes anywhere on a disk)
+    a folder of /proc, which no one can make files in."""
+    if os.geteuid() == 0:
+        return Path("/proc/self/posenc-lab-test.pt")
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o555)
+    return folder / "model.pt"
+
+
+def _target(kind: str, tmp: Path) -> Path | str:
+    """The ``--out`` of each kind, made in ``tmp`` (which holds a lab checkpoint, ``any.pt``)."""
+    notes = tmp / "notes.txt"
+    if kind in ("a path under a file", "a file that is not a checkpoint"):
+        notes.write_text("mine")
+        return notes / "x.pt" if kind == "a path under a file" else notes
+    made = {
+        "a device node": lambda path: _device_node(path),
+        "a fifo": os.mkfifo,
+        "a link like /dev/stdout": lambda path: os.symlink("/proc/self/fd/1", path),
+        "a link to a checkpoint": lambda path: os.symlink(tmp / "any.pt", path),
+        "a folder": os.mkdir,
+    }
+    if kind in made:
+        made[kind](tmp / "target")
+        return tmp / "target"
+    if kind == "an unwritable folder":
+        return _unwritable(tmp)
+    return {"a name ending in /": f"{tmp}/new/", ".": ".", "an empty name": ""}[kind]
+
+
+TARGETS = {
+    "a device node": "is not a regular file (a device, pipe or socket)",
+    "a fifo": "is not a regular file (a device, pipe or socket)",
+    "a link like /dev/stdout": "is a symbolic link",
+    "a link to a checkpoint": "is a symbolic link",
+    "a folder": "is a folder: give a file name",
+    "a name ending in /": "names a folder",
+    ".": "names a folder",
+    "an empty name": "the checkpoint needs a file name (got '')",
+    "a path under a file": "is under",
+    "an unwritable folder": "cannot write in folder",
+    "a file that is not a checkpoint": "holds no lab checkpoint: it is not overwritten",
+}
+
+
+def _node(path: Path) -> tuple | None:
+    """What is at ``path`` (its kind, size and bytes if a file; its target if a link), to see it is untouched."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    kind = stat.S_IFMT(info.st_mode)
+    if stat.S_ISLNK(info.st_mode):
+        return kind, os.readlink(path)
+    return kind, info.st_size, path.read_bytes() if stat.S_ISREG(info.st_mode) else None
+
+
+@pytest.mark.parametrize(("kind", "words"), list(TARGETS.items()), ids=list(TARGETS))
+def test_train_refuses_an_out_that_is_not_a_new_file_or_a_checkpoint_before_training(
+    kind, words, tmp_path, capsys, monkeypatch, no_training, tiny
+):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "any.pt").write_bytes(tiny["rope-lm"].read_bytes())
+    out = _target(kind, tmp_path)
+    before = sorted(os.listdir(tmp_path)), _node(Path(out)) if str(out) else None
+    assert main(["train", "--scheme", "rope", *FEW_STEPS, "--out", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.splitlines()) == 1 and captured.err.startswith("posenc lab: ")
+    assert words in captured.err, captured.err
+    assert (sorted(os.listdir(tmp_path)), _node(Path(out)) if str(out) else None) == before  # nothing written
+
+
+def test_train_all_checks_every_file_it_will_write_before_training(tmp_path, capsys, no_training):
+    (tmp_path / "results.json").write_text("my own notes")
+    assert main(["train", "--all", "--steps", "1", "--out", str(tmp_path)]) == 2
+    assert "results path" in capsys.readouterr().err and (tmp_path / "results.json").read_text() == "my own notes"
+    (tmp_path / "results.json").unlink()
+    os.mkfifo(tmp_path / "t5-copy.pt")
+    assert main(["train", "--all", "--steps", "1", "--out", str(tmp_path)]) == 2
+    assert "t5-copy.pt is not a regular file" in capsys.readouterr().err
+    file = tmp_path / "file"
+    file.write_text("x")
+    assert main(["train", "--all", "--steps", "1", "--out", str(file)]) == 2
+    assert "which is a file, not a folder" in capsys.readouterr().err
+
+
+def test_a_checkpoint_is_replaced_by_a_retrain(tmp_path):
+    out = tmp_path / "rope-copy.pt"
+    assert main(["train", "--scheme", "rope", *FEW_STEPS, "--seed", "1", "--out", str(out)]) == 0
+    assert main(["train", "--scheme", "rope", *FEW_STEPS, "--seed", "2", "--out", str(out)]) == 0
+    assert checkpoints.load(out).settings.seed == 2 and sorted(os.listdir(tmp_path)) == ["rope-copy.pt"]
+
+
+def test_a_disk_that_fails_while_writing_is_one_line_and_status_2(tmp_path, capsys, monkeypatch):
+    def full_disk(data, file):
+        file.write(b"part of a checkpoint")
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(checkpoints.torch, "save", full_disk)
+    out = tmp_path / "rope-copy.pt"
+    assert main(["train", "--scheme", "rope", *FEW_STEPS, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.splitlines()[-1] == (
+        f"posenc lab: could not write {out} ({os.strerror(errno.ENOSPC)}): no checkpoint written"
+    )
+    assert os.listdir(tmp_path) == []  # no temporary file left
+
+
+SIZES = {
+    "batch of a million": (["--batch-size", "1000000"], "--batch-size must be from 1 to 1,024 (got 1000000)"),
+    "batch 1e9": (["--batch-size", "1e9"], "invalid int value: '1e9'"),
+    "zero batch": (["--batch-size", "0"], "--batch-size must be from 1 to 1,024 (got 0)"),
+    "a billion steps": (["--steps", "1000000000"], "--steps must be from 1 to 100,000 (got 1000000000)"),
+    "zero steps": (["--steps", "0"], "--steps must be from 1 to 100,000 (got 0)"),
+    "a negative seed": (["--seed", "-1"], "--seed must be from 0 to 4,294,967,295 (got -1)"),
+    "a 40-digit seed": (["--seed", "9" * 40], "--seed must be from 0 to 4,294,967,295 (got a 40-digit number)"),
+}
+
+
+@pytest.mark.parametrize(("options", "words"), list(SIZES.values()), ids=list(SIZES))
+def test_a_run_past_its_bounds_is_refused_before_any_work(options, words, tmp_path, capsys, no_training):
+    for command in (["--scheme", "rope"], ["--all"]):
+        assert main(["train", *command, *options, "--out", str(tmp_path / "x")]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.splitlines() == [captured.err.strip()] and words in captured.err
+    assert os.listdir(tmp_path) == []
+
+
+def test_the_help_states_every_bound(capsys):
+    for command, said in (
+        ("train", ["1 to 100,000", "1 to 1,024", "0 to 4,294,967,295", "never a link, a folder, a device"]),
+        ("eval", ["3 to 4,096", "at most 16", "268,435,456 attention scores", "361 letters", "d_model 2-256"]),
+    ):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        assert all(words in text for words in said), (command, text)
+
+
+def _crafted(tiny: dict, tmp_path: Path, change) -> Path:
+    """The tiny RoPE checkpoint's dict with ``change`` applied, saved as a new file."""
+    data = torch.load(tiny["rope-lm"], weights_only=True)
+    change(data)
+    path = tmp_path / "crafted.pt"
+    torch.save(data, path)
+    return path
+
+
+def _set(section: str | None, key: str, value):
+    return lambda data: (data[section] if section else data).__setitem__(key, value)
+
+
+FIELDS = {
+    "no device": (lambda data: data.pop("device"), "field device is missing"),
+    "no config.n_heads": (lambda data: data["config"].pop("n_heads"), "field config.n_heads is missing"),
+    "infinite layers": (_set("config", "n_layers", math.inf), "field config.n_layers must be a whole number"),
+    "steps NaN": (_set("settings", "steps", math.nan), "field settings.steps must be a whole number from 1"),
+    "infinite seconds": (_set(None, "seconds", math.inf), "field seconds must be a finite number"),
+    "d_model 16384": (_set("config", "d_model", 16384), "field config.d_model must be a whole number from 2 to 256"),
+    "ten million layers": (_set("config", "n_layers", 10**7), "(got 10000000)"),
+    "a 100-digit width": (_set("config", "d_ff", 10**100), "(got a whole number of 333 bits)"),
+    "losses as text": (_set(None, "losses", "low"), "field losses must be a list"),
+    "a device that is code": (_set(None, "device", "cpu; rm -rf"), "field device must be a device name"),
+    "an unknown config key": (_set("config", "flash", True), "field config has a key the lab does not know"),
+    "a missing weight": (lambda data: data["state"].pop("norm.weight"), "field state does not hold"),
+    "a weight of another shape": (
+        lambda data: data["state"].__setitem__("norm.weight", torch.zeros(3)),
+        "field state.norm.weight must have shape (16,) (got (3,))",
+    ),
+    "no format": (lambda data: data.pop("format"), "is not a lab checkpoint of format 1 (found None)"),
+}
+
+
+@pytest.mark.parametrize(("change", "words"), list(FIELDS.values()), ids=list(FIELDS))
+def test_every_field_of_a_checkpoint_is_checked_and_named(change, words, tiny, tmp_path, capsys, monkeypatch):
+    def bounded(config):  # a reader without bounds would build a 100 GB model here: fail the test instead
+        if config.d_model * config.d_model * config.n_layers > 10**8 or config.d_ff > 10**6:
+            raise AssertionError(f"a huge model was built: {config}")
+        return LabModel(config)
+
+    monkeypatch.setattr(checkpoints, "LabModel", bounded)
+    path = _crafted(tiny, tmp_path, change)
+    assert main(["eval", "--checkpoint", str(path), "--lengths", "8"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.splitlines()) == 1 and words in captured.err, captured.err
+
+
+def test_a_repeated_length_is_evaluated_once(tiny, capsys):
+    report = _eval_json(capsys, tiny["rope-lm"], "--lengths", ",".join(["32"] * 20 + ["8", "32"]))
+    assert [row["length"] for row in report["results"]] == [32, 8]
+
+
+WORK = {
+    "17 lengths": (["--lengths", ",".join(map(str, range(8, 25)))], "at most 16 different lengths (got 17)"),
+    "copy at 4096": (
+        ["--task", "copy", "--lengths", "4096"],
+        "one copy length up to 1448 tokens (723 letters) fits",
+    ),
+    "ten long lm lengths": (
+        ["--lengths", ",".join(map(str, range(4087, 4097)))],  # 10 x 4096² x 2 heads x 1 layer
+        "more than the 268,435,456 one evaluation may compute",
+    ),
+}
+
+
+@pytest.mark.parametrize(("options", "words"), list(WORK.values()), ids=list(WORK))
+def test_an_evaluation_past_its_work_bound_is_refused_before_any_work(options, words, tiny, capsys, monkeypatch):
+    def evaluated(*args, **kwargs):
+        raise AssertionError("evaluation started")
+
+    monkeypatch.setattr(lab_command, "evaluate", evaluated)
+    assert main(["eval", "--checkpoint", str(tiny["rope-lm"]), *options]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.splitlines()) == 1 and words in captured.err, captured.err

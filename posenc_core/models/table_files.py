@@ -124,7 +124,7 @@ def _parse(stack: contextlib.ExitStack, name: str, data: Path | bytes, suffix: s
     head = stream.read(16)
     if head.startswith(_ZIP_MAGIC):
         stream.seek(0)
-        _check_torch_zip(name, stream, max_bytes)
+        check_torch_zip(name, stream, max_bytes)
     elif not head.startswith(b"\x80"):  # a legacy torch file is a pickle, which opens with its protocol
         raise ValueError(f"source {name!r} is not a torch file ({suffix}): {_what_it_is(head)}")
     stream.seek(0)
@@ -239,10 +239,10 @@ def _npz_entries(stack: contextlib.ExitStack, name: str, stream: IO[bytes], max_
     }
 
 
-def _check_torch_zip(name: str, stream: IO[bytes], max_bytes: int) -> None:
+def check_torch_zip(name: str, stream: IO[bytes], max_bytes: int) -> None:
     """Refuse a zip-format torch file whose compressed entries would inflate past the budget (torch.save stores its
     entries uncompressed; a deflated one inflates in memory when read), or whose stored entries claim more bytes
-    than they hold."""
+    than they hold. The length lab reads its checkpoints through it too (``posenc_lab.checkpoints``)."""
     with _zip_directory(name, stream) as archive:
         infos = archive.infolist()
     inflated = sum(info.file_size for info in infos if info.compress_type != zipfile.ZIP_STORED)

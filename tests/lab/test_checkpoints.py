@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import os
 import stat
+import time
+import zipfile
 
 import pytest
 import torch
 
 from posenc_lab import checkpoints
+from posenc_lab.limits import MAX_CHECKPOINT_BYTES
 from posenc_lab.model import LabConfig, LabModel
 from posenc_lab.train import TrainSettings
 
@@ -88,3 +91,78 @@ def test_a_foreign_file_is_refused(tmp_path, data, message):
 
 def test_shipped_paths_name_scheme_and_task():
     assert checkpoints.shipped_path("rope", "copy") == checkpoints.SHIPPED / "rope-copy.pt"
+
+
+# --- issue 35: a checkpoint is an untrusted file: its size, its zip and every size it declares are bounded ---
+
+
+def _refused_before_a_model_is_built(path, monkeypatch, words: str) -> None:
+    def built(config):
+        raise AssertionError(f"a model was built for {config}")
+
+    monkeypatch.setattr(checkpoints, "LabModel", built)
+    started = time.perf_counter()
+    with pytest.raises(checkpoints.CheckpointError, match=words):
+        checkpoints.load(path)
+    assert time.perf_counter() - started < 5  # refused from what the file declares, not after reading it
+
+
+def test_a_zip_whose_storage_inflates_past_the_bound_is_not_inflated(tmp_path, monkeypatch):
+    """A checkpoint whose weights are one deflated storage of 32 MiB of zeros (a file of about 40 KB): the zip
+    guard of the Learned page's tables refuses it from its directory."""
+    saved = checkpoints.save(_checkpoint(), tmp_path / "model.pt")
+    bomb = tmp_path / "bomb.pt"
+    with zipfile.ZipFile(saved) as source, zipfile.ZipFile(bomb, "w") as target:
+        for entry in source.infolist():
+            if entry.filename.endswith("/data/0"):
+                deflated = zipfile.ZipInfo(entry.filename)
+                deflated.compress_type = zipfile.ZIP_DEFLATED
+                with target.open(deflated, "w", force_zip64=True) as inflated:
+                    for _ in range(32):
+                        inflated.write(bytes(1 << 20))
+            else:
+                target.writestr(entry, source.read(entry))
+    assert bomb.stat().st_size < 1 << 20
+    with zipfile.ZipFile(bomb) as archive:  # the crafted entry is deflated, as a hostile file's would be
+        assert any(entry.compress_type == zipfile.ZIP_DEFLATED for entry in archive.infolist())
+    _refused_before_a_model_is_built(bomb, monkeypatch, "compressed entries declare 33,554,432 bytes")
+
+
+def test_a_file_larger_than_any_lab_checkpoint_is_not_read(tmp_path, monkeypatch):
+    path = tmp_path / "large.pt"
+    with path.open("wb") as file:  # sparse: no disk used
+        file.truncate(MAX_CHECKPOINT_BYTES + 1)
+    _refused_before_a_model_is_built(path, monkeypatch, "more than a lab checkpoint may be")
+
+
+def test_a_pickle_larger_than_any_lab_checkpoints_is_not_unpickled(tmp_path, monkeypatch):
+    path = tmp_path / "pickle.pt"
+    torch.save({"format": 1, "losses": [0.5] * 600_000}, path)  # about 5.4 MB of pickled floats
+    _refused_before_a_model_is_built(path, monkeypatch, "its pickle declares")
+
+
+@pytest.mark.parametrize(
+    ("sizes", "words"),
+    [
+        ({"d_model": 16384, "n_heads": 64, "n_layers": 8}, "config.d_model must be a whole number from 2 to 256"),
+        ({"n_layers": 10_000_000}, "config.n_layers must be a whole number from 1 to 8 .got 10000000"),
+        ({"max_len": 10**9}, "config.max_len must be a whole number from 2 to 4,096"),
+        ({"vocab_size": 2**40}, "config.vocab_size"),
+        ({"n_heads": 16}, "d_model must be a multiple of n_heads with an even head_dim"),
+    ],
+)
+def test_a_tiny_file_declaring_a_huge_model_is_refused_before_any_weight(tmp_path, monkeypatch, sizes, words):
+    data = {"format": 1, "config": CONFIG.to_dict() | sizes, "settings": {}, "state": {}, "device": "cpu"}
+    path = tmp_path / "huge.pt"
+    torch.save(data, path)
+    assert path.stat().st_size < 10_000
+    _refused_before_a_model_is_built(path, monkeypatch, words)
+
+
+def test_save_refuses_a_link_and_a_file_of_another_kind_through_the_api_too(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    os.symlink(tmp_path / "notes.txt", tmp_path / "link.pt")
+    for name, words in (("link.pt", "symbolic link"), ("notes.txt", "holds no lab checkpoint")):
+        with pytest.raises(checkpoints.CheckpointError, match=words):
+            checkpoints.save(_checkpoint(), tmp_path / name)
+    assert (tmp_path / "notes.txt").read_text() == "mine" and os.path.islink(tmp_path / "link.pt")

@@ -10,6 +10,7 @@ import torch
 from torch.nn import functional as F
 
 from posenc_lab import evaluate as ev
+from posenc_lab.limits import MAX_BATCH_SCORES, MAX_EVAL_SCORES
 from posenc_lab.model import LabConfig, LabModel
 from posenc_lab.train import IGNORE
 
@@ -91,6 +92,7 @@ def test_copy_accuracy_is_exact_match_of_the_whole_copy():
         def __init__(self, wrong: int):
             super().__init__()
             self.weight, self.wrong = torch.nn.Parameter(torch.zeros(1)), wrong
+            self.config = LabConfig()  # its batches are cut as the default model's
 
         def forward(self, tokens):
             answer = targets.clamp(min=0).clone()
@@ -133,3 +135,43 @@ def test_bad_task_and_mode_name_what_is_allowed():
         ev.evaluate(_model(), "sort", [8])
     with pytest.raises(ValueError, match="mode must be one of sliding, nonoverlapping"):
         ev.evaluate(_model(), "lm", [8], "strided")
+
+
+def test_a_repeated_length_is_evaluated_once_in_the_order_first_given():
+    assert ev.check_lengths([32] * 20 + [8, 32, 16]) == (32, 8, 16)
+    results = ev.evaluate(_model(), "lm", [16] * 20, scored_tokens=64)
+    assert [result.length for result in results] == [16]
+    with pytest.raises(ValueError, match="lengths must hold at most 16 different lengths .got 17"):
+        ev.check_lengths(range(3, 20))
+
+
+@pytest.mark.parametrize("mode", ev.MODES)
+@pytest.mark.parametrize("length", [3, 16, 100, 4096])
+def test_the_sequences_counted_for_the_bound_are_the_windows_evaluated(mode, length):
+    windows, _ = ev.lm_windows(length, mode)
+    assert ev.sequences_at("lm", length, mode) == windows.shape[0]
+    assert ev.copy_examples(9)[0].shape[0] == ev.sequences_at("copy", 9)
+
+
+def test_the_work_of_one_evaluation_is_bounded_before_any_model_runs():
+    config = LabConfig()  # 4 heads x 2 layers
+    assert ev.attention_scores(config, "copy", [724]) <= MAX_EVAL_SCORES < ev.attention_scores(config, "copy", [725])
+    assert ev.check_work(config, "lm", [4096, 4095]) == (4096, 4095)  # two lm lengths of 4,096 fit
+    with pytest.raises(ValueError, match=r"one copy length up to 724 tokens \(361 letters\) fits"):
+        ev.check_work(config, "copy", [4096])
+
+    class Untouched(LabModel):
+        def forward(self, tokens):
+            raise AssertionError("the model ran")
+
+    with pytest.raises(ValueError, match="more than the 268,435,456 one evaluation may compute"):
+        ev.evaluate(Untouched(config), "lm", [4096, 4095, 4094])
+
+
+def test_one_forward_pass_holds_a_bounded_number_of_scores():
+    config = LabConfig(n_heads=16, d_model=256)
+    for length in (8, 512, 2048, 4096):
+        rows = ev.batch_rows(config, length, 16384)
+        assert rows == 1 or rows * config.n_heads * length**2 <= MAX_BATCH_SCORES
+        assert rows <= max(16384 // length, 1)
+    assert ev.batch_rows(config, 4096, 16384) == 1

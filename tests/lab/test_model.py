@@ -12,7 +12,8 @@ from torch.nn import functional as F
 
 from posenc_core.encodings import alibi, relative, sinusoidal
 from posenc_core.rope import scaling as rope_scaling
-from posenc_lab.model import LabConfig, LabModel
+from posenc_lab.limits import MAX_PARAMETERS, SIZE_BOUNDS
+from posenc_lab.model import LabConfig, LabModel, parameter_count
 from posenc_lab.schemes import SCHEMES
 
 LENGTH = 24  # tokens in the small input: T5 puts distances from 16 on in logarithmic buckets
@@ -166,7 +167,7 @@ def test_only_position_differs_between_the_schemes():
     [
         ({"scheme": "wavelet"}, "scheme must be one of nope, sinusoidal, learned, t5, alibi, rope"),
         ({"d_model": 60, "n_heads": 8}, "d_model must be a multiple of n_heads"),
-        ({"n_layers": 0}, "n_layers must be a whole number of at least 1"),
+        ({"n_layers": 0}, "n_layers must be a whole number from 1 to 8"),
         ({"max_len": 2.5}, "max_len must be a whole number"),
     ],
 )
@@ -184,3 +185,21 @@ def test_the_fused_forward_equals_the_written_out_softmax(scheme):
         logits, v = attention.logits(x, positions)
         by_hand = attention.out((logits.softmax(dim=-1) @ v).transpose(1, 2).reshape(x.shape))
         assert torch.allclose(attention(x, positions), by_hand, atol=1e-5)
+
+
+@pytest.mark.parametrize("scheme", list(SCHEMES))
+@pytest.mark.parametrize("sizes", [{}, {"d_model": 32, "n_heads": 2, "n_layers": 3, "d_ff": 48, "max_len": 40}])
+def test_the_parameter_count_from_the_sizes_is_the_models(scheme, sizes):
+    config = LabConfig(scheme=scheme, **sizes)
+    assert parameter_count(config) == sum(p.numel() for p in LabModel(config).parameters())
+
+
+def test_every_size_at_its_bound_fits_the_parameter_budget_and_one_past_it_is_refused():
+    largest = LabConfig(scheme="learned", **{name: most for name, (_, most) in SIZE_BOUNDS.items()})
+    assert parameter_count(largest) <= MAX_PARAMETERS
+    for name, (least, most) in SIZE_BOUNDS.items():
+        for value in (least - 1, most + 1, float(most), math.inf):
+            with pytest.raises(ValueError, match=f"{name} must be a whole number from {least:,} to {most:,}"):
+                LabConfig(**{name: value})
+    with pytest.raises(ValueError, match="rope_base must be a finite number"):
+        LabConfig(rope_base=math.nan)

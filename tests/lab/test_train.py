@@ -4,6 +4,7 @@ task's loss reads only the copied letters, and bad settings name the setting."""
 from __future__ import annotations
 
 import itertools
+import math
 
 import pytest
 import torch
@@ -65,7 +66,7 @@ def test_the_learning_rate_warms_up_then_decays_to_a_tenth():
     ("settings", "words"),
     [
         ({"task": "sort"}, "task must be one of lm, copy"),
-        ({"steps": 0}, "steps must be a whole number of at least 1"),
+        ({"steps": 0}, "steps must be a whole number from 1 to 100,000"),
         ({"batch_size": 1.5}, "batch_size must be a whole number"),
         ({"learning_rate": 0}, "learning_rate must be between 0 and 1"),
     ],
@@ -88,3 +89,18 @@ def test_a_checkpoint_trains_and_evaluates_on_each_device(device):
     assert result.loss is not None and result.loss > 0
     with pytest.raises(ValueError, match="config.scheme must be the scheme trained"):
         training.train_checkpoint("alibi", settings, device=device, config=LabConfig(scheme="rope"))
+
+
+@pytest.mark.parametrize(
+    ("settings", "words"),
+    [
+        ({"steps": 100_001}, "steps must be a whole number from 1 to 100,000 .got 100001"),
+        ({"batch_size": 10**6}, "batch_size must be a whole number from 1 to 1,024"),
+        ({"seed": -1}, "seed must be a whole number from 0 to 4,294,967,295"),
+        ({"seed": 2**64}, "seed must be a whole number from 0 to 4,294,967,295 .got a whole number of 65 bits"),
+        ({"learning_rate": math.nan}, "learning_rate must be between 0 and 1"),
+    ],
+)
+def test_a_run_past_its_bounds_is_refused_in_its_settings(settings, words):
+    with pytest.raises(ValueError, match=words):
+        training.TrainSettings(**settings)
