@@ -29,7 +29,7 @@ from typing import Any
 from posenc.lab_progress import Progress, duration
 from posenc_core.device import resolve_device
 from posenc_core.rope.scaling_keys import SCALING_KEYS, keys_of
-from posenc_lab import checkpoints, results
+from posenc_lab import checkpoints, results, targets
 from posenc_lab.evaluate import MODES, check_work, evaluate
 from posenc_lab.limits import (
     MAX_BATCH_SIZE,
@@ -154,7 +154,7 @@ def run_train(args: argparse.Namespace) -> int:
         for task in TASKS:
             for scheme in SCHEMES:
                 checkpoints.check_target(folder / checkpoints.shipped_path(scheme, task).name)
-        checkpoints.check_target(folder / results.RESULTS.name, results.holds_results, "results")
+        targets.check_target(folder / results.RESULTS.name, results.holds_results, "results")
         return train_all(checked, batch, device, folder)
     if not args.scheme:
         raise UsageError("train needs --scheme (one of " + ", ".join(SCHEMES) + ") or --all")

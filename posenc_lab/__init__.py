@@ -11,4 +11,5 @@ imports it.
 - :mod:`posenc_lab.data`: the generated text (the `lm` task) and the copy task, the same bytes on every machine.
 - :mod:`posenc_lab.train`: training, the same data and steps for every scheme, deterministic for a seed.
 - :mod:`posenc_lab.limits`: every bound a model, a run, an evaluation and a checkpoint file are held to.
+- :mod:`posenc_lab.targets`: where a checkpoint or results file may be written (never a device, link or folder).
 """

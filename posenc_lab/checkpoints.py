@@ -11,8 +11,9 @@ A checkpoint is read as an untrusted file (:func:`load`): its size, its zip dire
 :func:`posenc_core.models.table_files.check_torch_zip`) and its pickle's size are checked before ``torch.load``
 (:mod:`posenc_lab.limits`), then every field through one checked reader (:class:`Fields`), so a missing key, a
 wrong type or an infinite count is one :class:`CheckpointError` naming the field, and a model is built only from
-sizes within bounds. A checkpoint is written only where :func:`check_target` allows: a new name in a writable
-folder, or a file that already holds a lab checkpoint (never a device, a link, a folder or another file).
+sizes within bounds. A checkpoint is written only where :func:`check_target` allows (:mod:`posenc_lab.targets`): a
+new name in a writable folder, or a file that already holds a lab checkpoint (never a device, a link, a folder or
+another file).
 
 The shipped checkpoints live in ``posenc_lab/shipped/<scheme>-<task>.pt`` (:func:`shipped_path`), made by
 ``posenc lab train --all`` (``make lab``).
@@ -34,6 +35,7 @@ from typing import Any
 import torch
 
 from posenc_core.models.table_files import check_torch_zip
+from posenc_lab import targets
 from posenc_lab.limits import (
     MAX_BATCH_SIZE,
     MAX_CHECKPOINT_BYTES,
@@ -211,9 +213,9 @@ class Fields:
             raise self.error(key, f"must be one of {', '.join(choices)} (got {shown(value)})")
         return value
 
-    def text(self, key: str, pattern: re.Pattern) -> str:
+    def device_name(self, key: str) -> str:
         value = self.get(key)
-        if not isinstance(value, str) or not pattern.fullmatch(value):
+        if not isinstance(value, str) or not _DEVICE.fullmatch(value):
             raise self.error(key, f"must be a device name such as cpu or cuda (got {shown(value)})")
         return value
 
@@ -281,7 +283,7 @@ class Fields:
         config, settings = self.config(), self.settings()
         losses = self.numbers("losses", MAX_STEPS)
         seconds = self.number("seconds", 0, 1e9)
-        trained_on = self.text("device", _DEVICE)
+        trained_on = self.device_name("device")
         model = LabModel(config)  # bounded: its config passed every check above
         model.load_state_dict(self.state(model))
         model.to(device).eval()
@@ -297,54 +299,10 @@ def holds_checkpoint(path: Path) -> bool:
     return True
 
 
-def check_target(path: str | os.PathLike, holds: Callable[[Path], bool] = holds_checkpoint, kind="checkpoint") -> Path:
-    """``path`` as a Path if a file may be written there atomically (a temporary file beside it, renamed over it):
-    a new name in a folder this process can write in (missing folders are made when saving), or an existing
-    regular file that ``holds`` says is ours (a lab checkpoint: overwriting it is what a retrain means).
-    :class:`CheckpointError` saying why otherwise, before anything is trained or written: an empty name, a folder,
-    a symbolic link, a device, pipe or socket, a file of another kind, a path under a file, an unwritable folder."""
-    text = os.fspath(path)
-    if not isinstance(text, str) or not text.strip():
-        raise CheckpointError(f"the {kind} needs a file name (got {shown(text)})")
-    target = Path(text)
-    if text.endswith(("/", os.sep)) or target.name in ("", ".", ".."):
-        raise CheckpointError(f"{kind} path {text} names a folder: give a file name, e.g. {target / 'model.pt'}")
+def check_target(path: str | os.PathLike) -> Path:
+    """``path`` as a Path if a checkpoint may be written there (:func:`posenc_lab.targets.check_target`: a new
+    name in a writable folder, or a lab checkpoint to replace); :class:`CheckpointError` saying why not."""
     try:
-        info = os.lstat(target)
-    except FileNotFoundError:
-        info = None
-    except NotADirectoryError:
-        info = None  # a part of the path is a file: said below, where that part is found
-    except OSError as error:
-        raise CheckpointError(f"{kind} path {text} cannot be used ({error.strerror})") from None
-    if info is not None:
-        if stat.S_ISLNK(info.st_mode):
-            raise CheckpointError(f"{kind} path {text} is a symbolic link: give the file itself, or a new name")
-        if stat.S_ISDIR(info.st_mode):
-            raise CheckpointError(f"{kind} path {text} is a folder: give a file name, e.g. {target / 'model.pt'}")
-        if not stat.S_ISREG(info.st_mode):
-            raise CheckpointError(f"{kind} path {text} is not a regular file (a device, pipe or socket): not written")
-        if not holds(target):
-            raise CheckpointError(
-                f"{kind} path {text} is a file that holds no lab {kind}: it is not overwritten (remove it, or choose "
-                "another name)"
-            )
-    folder = target.parent
-    while True:
-        try:
-            if stat.S_ISDIR(folder.stat().st_mode):
-                break
-            raise CheckpointError(f"{kind} path {text} is under {folder}, which is a file, not a folder")
-        except (FileNotFoundError, NotADirectoryError):
-            if folder == folder.parent:
-                raise CheckpointError(f"{kind} path {text} has no folder that exists") from None
-            folder = folder.parent
-        except OSError as error:
-            raise CheckpointError(f"{kind} path {text} cannot be used ({error.strerror})") from None
-    try:  # a real write, not os.access: the folder's permissions, a read-only disk, root or not
-        handle, probe = tempfile.mkstemp(prefix=".posenc-write-check.", dir=folder)
-        os.close(handle)
-        os.unlink(probe)
-    except OSError as error:
-        raise CheckpointError(f"{kind} path {text}: cannot write in folder {folder} ({error.strerror})") from None
-    return target
+        return targets.check_target(path, holds_checkpoint, "checkpoint")
+    except targets.TargetError as error:
+        raise CheckpointError(str(error)) from None

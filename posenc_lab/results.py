@@ -25,7 +25,8 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from posenc_lab.checkpoints import SHIPPED, Checkpoint, CheckpointError, check_target, file_mode
+from posenc_lab import targets
+from posenc_lab.checkpoints import SHIPPED, Checkpoint, CheckpointError, file_mode
 from posenc_lab.evaluate import MODES, evaluate, position_losses
 from posenc_lab.scaling import SCALING_TYPES, rope_scaling
 from posenc_lab.schemes import SCHEMES
@@ -113,8 +114,9 @@ def _rounded(values) -> list[float] | None:
 
 def save_results(results: dict, path: str | os.PathLike = RESULTS) -> Path:
     """Write ``results`` as JSON atomically (a temporary file of its own beside ``path``, renamed over it), where
-    :func:`~posenc_lab.checkpoints.check_target` allows: a new name, or lab results to replace."""
-    path = check_target(path, holds_results, "results")
+    :func:`posenc_lab.targets.check_target` allows: a new name, or lab results to replace (else TargetError, a
+    ValueError)."""
+    path = targets.check_target(path, holds_results, "results")
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:
