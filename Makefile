@@ -123,9 +123,11 @@ conformance: install $(VENV_VLLM)/.installed $(VENV_LLAMA)/.installed
 		--converter $(CONFORMANCE_WORK)/sdist/llama_cpp_python-$(LLAMA_CPP_PYTHON)/vendor/llama.cpp
 
 # The browser and deploy tests 20 times in a row with one core kept busy: a test that passes only on an idle
-# machine fails here (scripts/flake_check.py; RUNS=5 BUSY=2 MINUTES=60 to change the defaults).
+# machine fails here (scripts/flake_check.py; RUNS=5 BUSY=2 MINUTES=60 to change the defaults; SUITE=all for the
+# whole suite). Each check is appended to docs/FLAKE_RECORD.md.
 flakecheck: install-dev chromium haproxy
-	$(PY) scripts/flake_check.py --runs $(or $(RUNS),20) --busy $(or $(BUSY),1) --minutes $(or $(MINUTES),150)
+	$(PY) scripts/flake_check.py --runs $(or $(RUNS),20) --busy $(or $(BUSY),1) --minutes $(or $(MINUTES),150) \
+		--suite $(or $(SUITE),browser)
 
 bench: install-dev chromium
 	$(PY) -m bench.run

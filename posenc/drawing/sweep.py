@@ -43,6 +43,13 @@ window of a long sequence, or a screen's worth of samples of it (measured: rope-
 time of 4k)."""
 PLAN_BASE_WORK = 2**27
 """The plan figure's work past its target's: it searches the method's settings (about 0.7 CPU-seconds a frame)."""
+PINNED: dict[str, dict[str, str]] = {
+    "mrope-channels": {
+        "head_dim": "its sections (mrope_section) must add up to head_dim/2, so it moves only with them"
+    },
+}
+"""Numeric parameters a figure takes but cannot sweep alone (another parameter fixes them), and why: the Sweep box
+does not offer them and :func:`check_sweep` refuses them."""
 _POSITION_PARAMS = ("seq_len", "max_len", "nope_length", "original_max_position_embeddings", "target_context")
 _CHANNEL_PARAMS = ("head_dim", "d_model", "embedding_dim", "value_dim")
 _FORM = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*[:=](.*)$", re.DOTALL)
@@ -112,10 +119,19 @@ def parse_sweep(text: str) -> Sweep:
     return Sweep(name, *values, count)
 
 
+def sweepable_params(figure_id: str) -> list[str]:
+    """The numeric parameters of figure ``figure_id`` that a sweep may move (those :data:`PINNED` left out)."""
+    pinned = PINNED.get(figure_id, {})
+    params = get_spec(figure_id).params
+    return [name for name in params if PARAMS[name].kind in NUMERIC_KINDS and name not in pinned]
+
+
 def check_sweep(sweep: Sweep, figure_id: str) -> Sweep:
     """``sweep`` if figure ``figure_id`` can be swept so, else a ValueError saying what is allowed."""
     spec = get_spec(figure_id)
-    numeric = [name for name in spec.params if PARAMS[name].kind in NUMERIC_KINDS]
+    numeric = sweepable_params(figure_id)
+    if sweep.param in PINNED.get(figure_id, {}):
+        raise ValueError(f"{figure_id} cannot sweep {sweep.param}: {PINNED[figure_id][sweep.param]}")
     if sweep.param not in spec.params:
         raise ValueError(
             f"figure {figure_id!r} has no parameter {sweep.param!r}; its numeric ones: {', '.join(numeric) or 'none'}"

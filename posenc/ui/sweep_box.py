@@ -23,14 +23,15 @@ from posenc.drawing import registry
 from posenc.drawing.animate import SweepResult
 from posenc.drawing.export_sweep import export_sweep
 from posenc.drawing.params import PARAMS
-from posenc.drawing.sweep import DEFAULT_FRAMES, MAX_FRAMES, MIN_FRAMES, NUMERIC_KINDS, Sweep, check_sweep
+from posenc.drawing.sweep import DEFAULT_FRAMES, MAX_FRAMES, MIN_FRAMES, Sweep, check_sweep, sweepable_params
 from posenc.i18n import N_, _
 from posenc.ui import echo
 from posenc.ui.sweep_view import ERROR, for_figure, start, stop
 
 
 def numeric_params(spec: registry.FigureSpec) -> list[str]:
-    return [name for name in spec.params if PARAMS[name].kind in NUMERIC_KINDS]
+    """The parameters the box offers: the figure's numeric ones a sweep may move (``sweep.sweepable_params``)."""
+    return sweepable_params(spec.id)
 
 
 def sweep_box(spec: registry.FigureSpec, params: Mapping[str, Any], swept: SweepResult | None = None) -> None:
