@@ -275,7 +275,7 @@ def report(rows: list[Case], runs: dict) -> str:
         "killed server, and every finished run kept 6-7 handles for an hour.",
         "",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, torch "
-        f"{torch.__version__}; {time.strftime('%Y-%m-%d', time.gmtime())}; load average at the start "
+        f"{torch.__version__}; {time.strftime('%Y-%m-%d', time.gmtime())}; load average at the end "
         f"{os.getloadavg()[0]:.1f} (other work shared the machine).",
         "",
         "| case | held to | exit | seconds (bound) | peak MB (bound) | ok | last line of stderr |",
