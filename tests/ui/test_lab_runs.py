@@ -45,12 +45,27 @@ def _children() -> set[int]:
     return {int(pid) for task in tasks.iterdir() for pid in (task / "children").read_text().split()}
 
 
-def _open_handles() -> int:
-    return len(os.listdir("/proc/self/fd"))
+def _open_handles() -> dict[int, str]:
+    """This process's open file descriptors and what each is (``pipe:[123]``, a path, ...)."""
+    handles = {}
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            handles[int(fd)] = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:  # closed meanwhile (the listing's own descriptor among them)
+            continue
+    return handles
+
+
+def _what_is_new(before: tuple[set[int], dict[int, str]]) -> tuple[set[int], list[str]]:
+    """(children, pipes) this process holds now and did not before: what a run holds of its server (a run's
+    handles are pipes: its queue's and its process's sentinel), whatever other threads of the test process open."""
+    children, handles = before
+    pipes = [kind for fd, kind in _open_handles().items() if handles.get(fd) != kind and kind.startswith("pipe:")]
+    return _children() - children, pipes
 
 
 @pytest.fixture
-def before() -> tuple[set[int], int]:
+def before() -> tuple[set[int], dict[int, str]]:
     """(children, open handles) before the test's runs; multiprocessing's resource tracker, one helper process the
     server starts with its first run and keeps, is started first so that it counts as already there."""
     multiprocessing.resource_tracker.ensure_running()
@@ -60,7 +75,7 @@ def before() -> tuple[set[int], int]:
 def test_a_short_run_reports_its_steps_and_rows_and_the_limit_refuses_another(before):
     run = lab_runs.start("alibi", "copy", 3, 7, limit=1)
     pid = run.process.pid
-    assert pid in _children()
+    assert pid in _what_is_new(before)[0] and _what_is_new(before)[1]  # what the run holds is seen
     with pytest.raises(lab_runs.Busy, match="busy: 1 runs in progress, try again shortly"):
         lab_runs.start("nope", "copy", 3, 0, limit=1)
     assert lab_runs.active_count() == 1
@@ -69,7 +84,7 @@ def test_a_short_run_reports_its_steps_and_rows_and_the_limit_refuses_another(be
     assert run.step == 3 and run.loss is not None and run.label == "alibi (seed 7)"
     assert [row["letters"] for row in run.rows["copy"]] == [10, 20, 30, 40, 60, 80]  # trained up to 20
     assert lab_runs.active_count() == 0 and run.process is None and run.messages is None
-    assert (_children(), _open_handles()) == before  # the finished run's process reaped, its pipes closed
+    assert _what_is_new(before) == (set(), [])  # the finished run's process reaped, its pipes closed
 
 
 def test_cancel_ends_the_process_and_frees_the_place():
@@ -161,13 +176,14 @@ def test_runs_end_with_their_sessions_and_every_process_and_handle_comes_back(be
         assert session_end.close_at_end(lab_training.RUN, runs[-1])
     for run in runs:
         assert run.wait(BOUND, until=lambda run: run.step >= 1).step >= 1, run.error  # training, mid-run
-    assert len(_children() - before[0]) == 2 and lab_runs.active_count() == 2
+    children, pipes = _what_is_new(before)
+    assert len(children) == 2 and len(pipes) >= 4 and lab_runs.active_count() == 2
     runtime.disconnect_session("reader-a", client=object())
     assert runs[0].state == "cancelled" and runs[1].active and lab_runs.active_count() == 1
     runtime.close_session("reader-b")
     assert [run.state for run in runs] == ["cancelled", "cancelled"] and lab_runs.RUNS == {}
     assert lab_runs.active_count() == 0
-    assert (_children(), _open_handles()) == before
+    assert _what_is_new(before) == (set(), [])
 
 
 SERVER = """
