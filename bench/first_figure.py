@@ -31,6 +31,7 @@ import argparse
 import base64
 import contextlib
 import datetime
+import json
 import os
 import platform
 import statistics
@@ -44,6 +45,8 @@ from pathlib import Path
 from bench.app_server import CHROMIUM_ARGS, ROOT, free_port, running_app, wait_healthy
 
 CONTEXTS = 5
+OUT = ROOT / "bench" / "first_figure.md"
+KEEP = "<!-- kept: written by hand, below the measured tables -->"
 TIMEOUT_S = 60
 DRAWN = "div[data-testid='stPlotlyChart'] .main-svg g.trace, div[data-testid='stPlotlyChart'] .main-svg g.hm"
 # Records, from navigation start, when the first chart container, its main svg and its first drawn trace appear.
@@ -119,13 +122,44 @@ def warmed_app(level: str = "pages", timeout: float = 600.0) -> Iterator[str]:
                 process.kill()
 
 
-def _decode(payload: str):
+def messages(frames: list[tuple[float, bytes]]) -> dict:
+    """Streamlit's messages of one run, as received (time in ms, the ForwardMsg's bytes): when the first arrived
+    (``msg1``), the first ``plotly_chart`` (``fig_msg``, its ``fig_kB``, ``kB_before`` it) and ``script_finished``
+    (``done``, ``kB_run`` until then); the elements and blocks sent before the figure, in the sidebar (``sb``) and
+    the main area (``main``), ``blocks`` among them, and ``kinds`` by type."""
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-    raw = base64.b64decode(payload)
-    msg = ForwardMsg()
-    msg.ParseFromString(raw)
-    return msg, len(raw)
+    row: dict = {}
+    counts: Counter = Counter()
+    seen_bytes = run_bytes = 0
+    for at, raw in frames:
+        msg = ForwardMsg()
+        msg.ParseFromString(raw)
+        size = len(raw)
+        kind = msg.WhichOneof("type")
+        row.setdefault("msg1", at)
+        run_bytes += size
+        if kind == "script_finished" and "done" not in row:
+            row["done"] = at
+            row["kB_run"] = run_bytes / 1000
+        if "fig_msg" in row:
+            continue
+        if kind == "delta":
+            delta = msg.delta
+            what = delta.WhichOneof("type")
+            element = delta.new_element.WhichOneof("type") if what == "new_element" else None
+            if element == "plotly_chart":
+                row |= {"fig_msg": at, "fig_kB": size / 1000, "kB_before": seen_bytes / 1000}
+                continue
+            root = msg.metadata.delta_path[0] if msg.metadata.delta_path else 0
+            counts["sb" if root == 1 else "main"] += 1
+            counts["blocks"] += what == "add_block"
+            counts[f"{what}:{element or delta.add_block.WhichOneof('type')}"] += 1
+        seen_bytes += size
+    row["elements"] = counts["sb"] + counts["main"]
+    row.update({key: counts[key] for key in ("sb", "main", "blocks")})
+    row["kinds"] = dict(counts)
+    return row
 
 
 def open_once(browser, url: str) -> dict:
@@ -170,36 +204,7 @@ def open_once(browser, url: str) -> dict:
     row["ws"] = ms(events["ws"]) if events["ws"] else None
     before_ws = [r for r in timing["res"] if row["ws"] is None or r["start"] < row["ws"]]
     row["static"] = max((r["end"] for r in before_ws), default=timing["html"])
-    counts: Counter = Counter()
-    seen_bytes = 0
-    run_bytes = 0
-    for ts, payload in events["frames"]:
-        msg, size = _decode(payload)
-        kind = msg.WhichOneof("type")
-        row.setdefault("msg1", ms(ts))
-        run_bytes += size
-        if kind == "script_finished" and "done" not in row:
-            row["done"] = ms(ts)
-            row["kB_run"] = run_bytes / 1000
-        if "fig_msg" in row:
-            continue
-        if kind == "delta":
-            delta = msg.delta
-            what = delta.WhichOneof("type")
-            element = delta.new_element.WhichOneof("type") if what == "new_element" else None
-            if element == "plotly_chart":
-                row["fig_msg"] = ms(ts)
-                row["fig_kB"] = size / 1000
-                row["kB_before"] = seen_bytes / 1000
-                continue
-            root = msg.metadata.delta_path[0] if msg.metadata.delta_path else 0
-            counts["sb" if root == 1 else "main"] += 1
-            counts["blocks"] += what == "add_block"
-            counts[f"{what}:{element or delta.add_block.WhichOneof('type')}"] += 1
-        seen_bytes += size
-    row["elements"] = counts["sb"] + counts["main"]
-    row.update({key: counts[key] for key in ("sb", "main", "blocks")})
-    row["kinds"] = dict(counts)
+    row |= messages([(ms(ts), base64.b64decode(payload)) for ts, payload in events["frames"]])
     if "fig_msg" in row:
         row["run_to_fig"] = row["fig_msg"] - row["msg1"]
         late = [r for r in timing["res"] if r["start"] >= row["ws"]]
@@ -216,16 +221,19 @@ def median_row(rows: list[dict]) -> dict:
         values = [r[part] for r in rows if r.get(part) is not None]
         merged[part] = statistics.median(values) if values else None
     merged["kinds"] = rows[-1].get("kinds", {})
+    merged["late"] = rows[-1].get("late", [])
     return merged
 
 
 def measure(pages: list[str], contexts: int) -> tuple[dict, dict[str, dict]]:
-    """(floor, {page: breakdown}): medians over ``contexts`` fresh contexts, the floor opened once per round."""
+    """(floor, {page: breakdown}): medians over ``contexts`` fresh contexts, the floor opened once per round, and
+    once per round the floor behind a page's kind of controls ("floor + widgets": bench/reference_app.py)."""
     from playwright.sync_api import sync_playwright
 
     from posenc.drawing.export import find_browser
 
     floor_rows: list[dict] = []
+    widget_rows: list[dict] = []
     page_rows: dict[str, list[dict]] = {page: [] for page in pages}
     with warmed_app() as app_url, running_app(script="bench/reference_app.py") as floor_url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=find_browser(), args=CHROMIUM_ARGS)
@@ -233,32 +241,41 @@ def measure(pages: list[str], contexts: int) -> tuple[dict, dict[str, dict]]:
         open_once(browser, app_url + "/")
         for round_ in range(contexts):
             floor_rows.append(open_once(browser, floor_url + "/"))
+            widget_rows.append(open_once(browser, floor_url + "/?widgets=1"))
             for page in pages:
                 path = "" if page == "why_position" else page
                 page_rows[page].append(open_once(browser, f"{app_url}/{path}"))
                 print(f"round {round_ + 1}: {page} {page_rows[page][-1].get('first_figure')}", flush=True)
         browser.close()
-    return median_row(floor_rows), {page: median_row(rows) for page, rows in page_rows.items()}
+    rows = {"floor + widgets": median_row(widget_rows)} | {page: median_row(rows) for page, rows in page_rows.items()}
+    return median_row(floor_rows), rows
 
 
 def _fmt(value, digits: int = 0) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
 
-def report(floor: dict, rows: dict[str, dict], contexts: int) -> str:
+def report(floor: dict, rows: dict[str, dict], contexts: int, shared_machine: bool = False) -> str:
     """The markdown tables: the headline (page, floor, first figure, difference) and the breakdown."""
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     load = os.getloadavg()[0]
+    shared = (
+        " The machine was **shared with other work** at the time (other sessions building and testing on the same "
+        "cores), so absolute times are inflated and noisy; the floor was opened in the same rounds, so the "
+        "differences and ratios within this run are what to read."
+        if shared_machine
+        else ""
+    )
     lines = [
         f"Measured {now} on {platform.machine()}, {os.cpu_count()} CPU cores, Python {platform.python_version()}, "
-        f"headless Chromium; 1-minute load average {load:.1f} at the end. The machine was **shared with other "
-        "work** at the time (other sessions building and testing on the same 2 cores), so absolute times are "
-        "inflated and noisy; the floor was opened in the same rounds, so the differences and ratios within this "
-        "run are what to read.",
+        f"headless Chromium; 1-minute load average {load:.1f} at the end.{shared}",
         "",
         f"Median of {contexts} fresh browser contexts per page (no HTTP cache), each page at its defaults as a "
         "learner's link opens it, on a warmed `posenc app`; floor = bench/reference_app.py (one three-point "
-        "chart) opened once per round in the same minutes. Times in ms from navigation start.",
+        "chart) opened once per round in the same minutes; *floor + widgets* = the same app and chart behind what "
+        "a page sends first, in Streamlit's own elements with nothing computed (`?widgets=1`: a sidebar of four "
+        "select boxes, a title, a closed expander with text and formulas, five number inputs and sliders, tabs). "
+        "✅: within floor + 0.3 s.",
         "",
         "| page | floor (s) | first figure (s) | difference (s) | ratio |",
         "|---|---|---|---|---|",
@@ -294,23 +311,34 @@ def report(floor: dict, rows: dict[str, dict], contexts: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def write(path: Path, tables: str) -> None:
+    """Write ``tables`` to ``path``, keeping what follows :data:`KEEP` in the file (the reading of the numbers,
+    written by hand)."""
+    kept = ""
+    if path.exists() and KEEP in path.read_text():
+        kept = "\n" + path.read_text()[path.read_text().index(KEEP) :]
+    path.write_text(f"# A new learner's first figure against Streamlit's floor\n\n{tables}{kept}")
+
+
 def main(argv: list[str] | None = None) -> int:
     from posenc.ui.navigation import PAGE_NAMES
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--contexts", type=int, default=CONTEXTS)
     parser.add_argument("--pages", default=",".join(PAGE_NAMES), help="comma-separated page names")
-    parser.add_argument("--out", default=None, help="write the tables (markdown) to this file")
+    parser.add_argument("--shared-machine", action="store_true", help="say that other work shared the machine")
+    parser.add_argument("--out", default=str(OUT), help="the markdown file the tables go to ('' for none)")
     args = parser.parse_args(argv)
     pages = [p for p in args.pages.split(",") if p]
     unknown = sorted(set(pages) - set(PAGE_NAMES))
     if unknown:
         parser.error(f"--pages: unknown page(s) {', '.join(unknown)}; one of {', '.join(PAGE_NAMES)}")
     floor, rows = measure(pages, args.contexts)
-    text = report(floor, rows, args.contexts)
+    text = report(floor, rows, args.contexts, args.shared_machine)
     print(text)
     if args.out:
-        Path(args.out).write_text(text)
+        write(Path(args.out), text)
+        Path(args.out).with_suffix(".json").write_text(json.dumps({"floor": floor, "pages": rows}, indent=1))
     return 0
 
 
