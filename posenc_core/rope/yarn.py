@@ -65,7 +65,9 @@ def yarn_correction_dim(dim: int, base: float, original_max_position_embeddings:
     base = check_float("base", base, greater_than=1.0)
     length = check_int("original_max_position_embeddings", original_max_position_embeddings, minimum=1)
     rotations = check_float("rotations", rotations, greater_than=0.0)
-    return dim * math.log(length / (rotations * 2 * math.pi)) / (2 * math.log(base))
+    # ln L - ln R - ln 2π rather than ln(L / (2πR)): the quotient overflows to inf for a subnormal R (1e-320), while
+    # the difference of logs stays finite and the range is then clamped as any other.
+    return dim * (math.log(length) - math.log(rotations) - math.log(2 * math.pi)) / (2 * math.log(base))
 
 
 def yarn_correction_range(

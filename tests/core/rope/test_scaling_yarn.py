@@ -82,6 +82,16 @@ def test_correction_range_is_clamped_to_zero_and_dim_minus_one():
     assert yarn_correction_range(64, 2.0, 10**9)[1] == 63.0  # HF clamps high to dim - 1 (not dim/2 - 1)
 
 
+def test_correction_range_of_a_subnormal_beta_slow_is_clamped_not_an_overflow():
+    # L / (2π β) overflows to inf for β = 1e-320; the range must still be the clamped one: every pair above
+    # the fast bound is divided (high = dim - 1), as for any β_slow small enough.
+    assert yarn_correction_range(128, 1e4, 4096, beta_slow=1e-320) == (20.0, 127.0)
+    assert yarn_correction_range(128, 1e4, 4096, beta_slow=1e-320) == yarn_correction_range(
+        128, 1e4, 4096, beta_slow=1e-9
+    )
+    assert bool((yarn_ramp(128, 1e4, 4096, beta_slow=1e-320)[21:] > 0).all())
+
+
 def test_ramp_dim128_L4096(device):
     ramp = yarn_ramp(128, 1e4, 4096, device=device)
     assert ramp.shape == (64,) and ramp.dtype == torch.float32 and ramp.device.type == device.type
