@@ -63,13 +63,13 @@ def test_a_model_id_is_fetched_from_the_hub(hub, capsys):
         ("missing.json", "'missing.json' is not a config.json file"),
     ],
 )
-def test_errors_go_to_stderr_with_status_1(hub, capsys, argument, words):
+def test_errors_go_to_stderr_with_status_2(hub, capsys, argument, words):
     assert main([argument]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith("posenc config: ") and words in captured.err
 
 
-def test_a_file_the_reader_rejects_is_status_1(capsys, tmp_path):
+def test_a_file_the_reader_rejects_is_status_2(capsys, tmp_path):
     bad = tmp_path / "config.json"
     bad.write_text("{not json")
     assert main([str(bad)]) == 2

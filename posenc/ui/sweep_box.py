@@ -103,6 +103,11 @@ def _sweep_form(spec: registry.FigureSpec, params: Mapping[str, Any], names: lis
         st.error(echo.plain(st.session_state[ERROR], most=None), icon="🚫")
 
 
+ZERO_SPAN = 4096
+"""How far the box's first range reaches from a parameter whose value is 0 (plan's ``original``, 0: the model's own
+context; a range up to 16M would put every frame past the target)."""
+
+
 def box_defaults(name: str, params: Mapping[str, Any]) -> tuple[float | int, float | int, int]:
     """The From, To and Frames the box first offers for parameter ``name`` of a figure drawn at ``params`` (the
     From and To as the box's number inputs hold them: whole numbers for an int parameter)."""
@@ -129,7 +134,9 @@ def _range_for(name: str, params: Mapping[str, Any]) -> tuple[float, float]:
     low, high = param.minimum, param.maximum
     if param.log and value and value > 0:
         return float(value), float(min(high, value * 100))
-    return float(low), float(min(high, max(value * 4, low + 1)) if value else high)
+    if not value:  # a zero (a start, a seed, "the model's own"): its first values, not a range up to millions
+        return float(low), float(min(high, low + ZERO_SPAN))
+    return float(low), float(min(high, max(value * 4, low + 1)))
 
 
 DOWNLOADS = (  # (format, size, label): a movie for slides, the offline animation, the frames side by side
