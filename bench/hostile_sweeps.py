@@ -3,7 +3,7 @@
     python -m bench.hostile_sweeps [--out bench/hostile_sweeps.md]
 
 Each case runs in a fresh Python process on the builder path the app and the exporter share
-(``drawing.animate.animate``, ``drawing.export_sweep``, ``posenc.export.cli``), as a link or a command asks for it;
+(``drawing.animate.animate``, ``drawing.export_sweep``, ``posenc.commands.export``), as a link or a command asks for it;
 nothing leaves the machine. A case's wall time, CPU seconds and peak memory (``ru_maxrss`` of its process) are
 measured by the process itself and compared with the bound it is held to; a case that runs past
 :data:`CASE_SECONDS` is stopped and recorded as over. Results: bench/hostile_sweeps.md.
@@ -74,7 +74,7 @@ def run_case(name: str) -> dict:
         except SweepCancelled as stopped:
             outcome = {"stopped": str(stopped)}
     elif name == "export-heatmap-60-frames-html":
-        from posenc.export.cli import main
+        from posenc.commands.export import main
 
         with tempfile.TemporaryDirectory() as folder:
             argv = ["sinusoidal-heatmap", "--sweep", "base=10000..1000000:60", "--format", "html", "--out", folder]

@@ -2,6 +2,6 @@
 
 import sys
 
-from posenc.cli import main
+from posenc.commands.router import main
 
 sys.exit(main())

@@ -1,4 +1,4 @@
-"""The notebook API (posenc/api.py): a figure and its data equal what the registry builds for the same parameters,
+"""The notebook API (posenc/api/): a figure and its data equal what the registry builds for the same parameters,
 a preset's values with overrides on top, a config.json read as the app reads it, and a ValueError for each bad
 argument that names it."""
 
@@ -12,10 +12,10 @@ import pytest
 
 import posenc
 from posenc import api, i18n
+from posenc.commands import export as cli
 from posenc.drawing import export, registry
 from posenc.drawing.preset_params import params_from_preset
 from posenc.drawing.theme import SIZES
-from posenc.export import cli
 from posenc_core.models.presets import PRESETS
 
 EXAMPLE_CONFIG = Path(__file__).resolve().parents[1] / "examples" / "llama-3.1-8b-config.json"

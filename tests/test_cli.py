@@ -1,11 +1,11 @@
-"""posenc.cli: the ``posenc`` command's dispatch, and ``posenc app``'s serving settings."""
+"""posenc.commands: the ``posenc`` command's dispatch (router.py), and ``posenc app``'s serving settings."""
 
 import tomllib
 from pathlib import Path
 
 import pytest
 
-from posenc import cli
+from posenc.commands import app, router
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -23,19 +23,19 @@ def _flattened(table: dict, prefix: str = "") -> dict[str, object]:
 def test_posenc_app_serves_with_the_settings_of_the_repositorys_streamlit_config():
     with (ROOT / ".streamlit" / "config.toml").open("rb") as handle:
         config = _flattened(tomllib.load(handle))
-    assert config == cli.SERVING
+    assert config == app.SERVING
 
 
 def test_posenc_app_runs_the_app_script_on_this_machine_only_by_default():
-    argv = cli.streamlit_argv([])
-    assert argv[:2] == ["run", str(cli.app_script())]
-    assert cli.app_script().is_file()
+    argv = app.streamlit_argv([])
+    assert argv[:2] == ["run", str(app.app_script())]
+    assert app.app_script().is_file()
     assert "--server.address=127.0.0.1" in argv and "--server.port=8501" in argv
     assert "--server.fileWatcherType=none" in argv and "--client.showErrorDetails=none" in argv
 
 
 def test_options_after_the_double_dash_come_last_so_they_win():
-    argv = cli.streamlit_argv(["--host", "0.0.0.0", "--port", "9001", "--", "--server.fileWatcherType=auto"])
+    argv = app.streamlit_argv(["--host", "0.0.0.0", "--port", "9001", "--", "--server.fileWatcherType=auto"])
     assert "--server.address=0.0.0.0" in argv and "--server.port=9001" in argv
     assert argv[-1] == "--server.fileWatcherType=auto"
     assert argv.index("--server.fileWatcherType=none") < argv.index("--server.fileWatcherType=auto")
@@ -44,25 +44,25 @@ def test_options_after_the_double_dash_come_last_so_they_win():
 @pytest.mark.parametrize("port", ["0", "70000"])
 def test_a_port_out_of_range_is_refused_with_its_range(port, capsys):
     with pytest.raises(SystemExit) as stop:
-        cli.streamlit_argv(["--port", port])
+        app.streamlit_argv(["--port", port])
     assert stop.value.code == 2
     assert "between 1 and 65535" in capsys.readouterr().err
 
 
 def test_in_a_clone_the_app_is_the_repositorys_app_py():
-    assert not cli.INSTALLED_APP.exists()  # the packaged copy exists only in an installed wheel
-    assert cli.app_script() == ROOT / "app.py"
+    assert not app.INSTALLED_APP.exists()  # the packaged copy exists only in an installed wheel
+    assert app.app_script() == ROOT / "app.py"
 
 
 def test_no_command_prints_the_usage_and_an_unknown_one_fails(capsys):
-    assert cli.main([]) == 0
+    assert router.main([]) == 0
     assert "posenc app" in capsys.readouterr().out
-    assert cli.main(["serve"]) == 2
+    assert router.main(["serve"]) == 2
     assert "unknown command 'serve'" in capsys.readouterr().err
 
 
 def test_version_names_the_package(capsys):
-    assert cli.main(["--version"]) == 0
+    assert router.main(["--version"]) == 0
     assert capsys.readouterr().out.startswith("posenc ")
 
 
@@ -75,15 +75,15 @@ def test_a_clone_never_installed_states_its_pyproject_version(capsys, monkeypatc
         raise _version.metadata.PackageNotFoundError(name)
 
     monkeypatch.setattr(_version.metadata, "version", not_installed)
-    stated = tomllib.loads(cli.PYPROJECT.read_text())["project"]["version"]
-    assert cli.main(["--version"]) == 0
+    stated = tomllib.loads(router.PYPROJECT.read_text())["project"]["version"]
+    assert router.main(["--version"]) == 0
     assert capsys.readouterr().out == f"posenc {stated} (source tree)\n"
-    monkeypatch.setattr(cli, "PYPROJECT", cli.PYPROJECT.with_name("absent.toml"))
-    assert cli.version() == "unknown"
+    monkeypatch.setattr(router, "PYPROJECT", router.PYPROJECT.with_name("absent.toml"))
+    assert router.version() == "unknown"
 
 
 def test_export_is_the_batch_exporter(capsys):
-    assert cli.main(["export", "list"]) == 0
+    assert router.main(["export", "list"]) == 0
     assert "rope-angles" in capsys.readouterr().out
 
 
@@ -124,4 +124,4 @@ def test_python_dash_m_posenc_is_the_command():
     ],
 )
 def test_the_warm_up_is_aimed_at_the_address_and_port_the_server_will_listen_on(extra, expected):
-    assert cli.served_at(cli.streamlit_argv(extra)) == expected
+    assert app.served_at(app.streamlit_argv(extra)) == expected

@@ -1,4 +1,4 @@
-"""The batch exporter, run as a user runs it: `posenc export ...` (here `python -m posenc.export`) in a subprocess."""
+"""The batch exporter, run as a user runs it: `posenc export ...` (here `python -m posenc export`) in a subprocess."""
 
 import re
 import struct
@@ -9,15 +9,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from posenc.commands.export import main
 from posenc.drawing import export
-from posenc.export.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "posenc.export", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "posenc", "export", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
     )
 
 
@@ -220,7 +220,7 @@ def test_ctrl_c_during_an_export_exits_130_with_one_line(tmp_path):
     import signal
 
     process = subprocess.Popen(
-        [sys.executable, "-m", "posenc.export", "all", "--format", "npy", "csv", "--out", str(tmp_path)],
+        [sys.executable, "-m", "posenc", "export", "all", "--format", "npy", "csv", "--out", str(tmp_path)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -1,4 +1,4 @@
-"""``posenc config`` (posenc/config_command.py) on a config.json file and on a model id served by the Hub stub."""
+"""``posenc config`` (posenc/commands/config.py) on a config.json file and on a model id served by the Hub stub."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from posenc import read_config
-from posenc.config_command import main
+from posenc.commands.config import main
 from posenc_core.models.hf_config import from_hf_config
 from tests.hub_fixture import serve_hub
 
@@ -112,8 +112,8 @@ def test_a_config_naming_itself_with_an_unpaired_surrogate_is_one_line(capsys, t
 
 # Issue 35: one rule for the whole command line: 2 for bad input (as plan, lab and export), 130 for Ctrl-C.
 def test_bad_input_exits_2_as_every_command_does(tmp_path, capsys):
-    from posenc.cli import BAD_INPUT
-    from posenc.cli import main as posenc_main
+    from posenc.commands.router import BAD_INPUT
+    from posenc.commands.router import main as posenc_main
 
     assert BAD_INPUT == 2
     assert posenc_main(["config", str(tmp_path / "missing.json")]) == BAD_INPUT
@@ -121,7 +121,7 @@ def test_bad_input_exits_2_as_every_command_does(tmp_path, capsys):
 
 
 def test_ctrl_c_in_a_command_exits_130_with_one_line(monkeypatch, capsys):
-    from posenc import cli
+    from posenc.commands import router as cli
 
     def interrupted(argv):
         raise KeyboardInterrupt

@@ -1,4 +1,4 @@
-"""``posenc lab`` (posenc/lab_command.py): train writes a checkpoint (the same one for a seed, none when
+"""``posenc lab`` (posenc/commands/lab.py): train writes a checkpoint (the same one for a seed, none when
 interrupted), eval prints one JSON object of the documented shape (RoPE scaling included, a learned table past its
 rows reported, copy accuracy), and every bad input is one line on stderr with status 2.
 
@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from posenc import lab_command
-from posenc.lab_command import main
+from posenc.commands import lab as lab_command
+from posenc.commands.lab import main
 from posenc_lab import checkpoints
 from posenc_lab.evaluate import LengthResult
 from posenc_lab.model import LabConfig, LabModel

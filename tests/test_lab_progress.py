@@ -1,5 +1,5 @@
-"""The progress bar of ``posenc lab train`` (posenc/lab_progress.py): one rewritten line on a terminal, a line every
-tenth of the run elsewhere, with the step, rate, loss and time left."""
+"""The progress bar of ``posenc lab train`` (posenc/commands/lab_progress.py): one rewritten line on a terminal, a
+line every tenth of the run elsewhere, with the step, rate, loss and time left."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from posenc.lab_progress import Progress, duration
+from posenc.commands.lab_progress import Progress, duration
 
 
 class _Terminal(io.StringIO):

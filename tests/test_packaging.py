@@ -80,7 +80,7 @@ def test_every_package_folder_is_in_the_wheel():
 
 
 def test_the_console_script_and_the_licence():
-    assert PROJECT["scripts"] == {"posenc": "posenc.cli:main"}
+    assert PROJECT["scripts"] == {"posenc": "posenc.commands.router:main"}
     assert PROJECT["license"] == "Apache-2.0"
     assert "Apache License" in (ROOT / "LICENSE").read_text()
     assert {"Homepage", "Source", "Changelog"} <= set(PROJECT["urls"])

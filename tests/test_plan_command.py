@@ -1,4 +1,4 @@
-"""``posenc plan`` (posenc/plan_command.py): presets, config.json files and Hub ids (the Hub stub), bad input."""
+"""``posenc plan`` (posenc/commands/plan.py): presets, config.json files and Hub ids (the Hub stub), bad input."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from posenc import cli
-from posenc.plan_command import main
+from posenc.commands import router
+from posenc.commands.plan import main
 from posenc_core.models.hf_config import from_hf_config
 from posenc_core.models.presets import get_preset
 from tests.hub_fixture import serve_hub
@@ -161,11 +161,11 @@ def test_argument_errors_exit_2(capsys, argv):
 
 
 def test_the_posenc_command_dispatches_plan(capsys):
-    assert "plan" in cli.COMMANDS and "posenc plan llama-3.1-8b --target 262144" in cli.__doc__
-    assert cli.main(["plan", "llama-3.1-8b", "--target", "16384", "--method", "llama3", "--json"]) == 0
+    assert "plan" in router.COMMANDS and "posenc plan llama-3.1-8b --target 262144" in router.__doc__
+    assert router.main(["plan", "llama-3.1-8b", "--target", "16384", "--method", "llama3", "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["method"] == "llama3" and printed["settings"]["rope_scaling"]["rope_type"] == "llama3"
-    assert cli.main(["plan", "llama-3.1-8b", "--target", "100"]) == 2
+    assert router.main(["plan", "llama-3.1-8b", "--target", "100"]) == 2
 
 
 def _config(tmp_path, **changes) -> str:

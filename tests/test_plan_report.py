@@ -1,4 +1,4 @@
-"""posenc/plan_report.py: a plan as JSON values and as text, checked against the core's plan it writes."""
+"""posenc/commands/plan_report.py: a plan as JSON values and as text, checked against the core's plan it writes."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from posenc.plan_report import as_dict, as_text
+from posenc.commands.plan_report import as_dict, as_text
 from posenc_core.models.presets import get_preset
 from posenc_core.plan import plan_extension
 from posenc_core.plan.paste import CONFIG_BLOCKS, WRITERS

@@ -154,7 +154,7 @@ def test_posenc_app_serves_the_installed_dashboard(installed):
 _APP_TEST = """
 import json
 from streamlit.testing.v1 import AppTest
-from posenc.cli import app_script
+from posenc.commands.app import app_script
 at = AppTest.from_file(str(app_script()), default_timeout=120).run()
 print(json.dumps({"exceptions": len(at.exception), "errors": len(at.error), "charts": len(at.get("plotly_chart")) > 0}))
 """

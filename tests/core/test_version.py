@@ -8,12 +8,12 @@ import tomllib
 import pytest
 
 import posenc_core
-from posenc import cli
+from posenc.commands import router
 from posenc_core._version import PYPROJECT
 
 
 def test_the_core_states_the_projects_version():
-    assert posenc_core.__version__ == cli.version()
+    assert posenc_core.__version__ == router.version()
     stated = tomllib.loads(PYPROJECT.read_text())["project"]["version"]
     assert posenc_core.__version__.split()[0] == stated
 

@@ -14,8 +14,8 @@ from choreographer.browsers import chromium as choreographer_chromium
 from choreographer.browsers._chrome_constants import BrowserInfo
 
 from posenc import figures  # noqa: F401
+from posenc.commands import export as cli
 from posenc.drawing import export, export_browser, registry
-from posenc.export import cli
 
 
 @pytest.fixture(autouse=True)

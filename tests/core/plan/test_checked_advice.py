@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from posenc.plan_report import as_dict, as_text
+from posenc.commands.plan_report import as_dict, as_text
 from posenc_core.plan.rules import base_frequencies, checked_base, lowest_bound, men_base
 from tests.core.plan.plan_helpers import plan_for
 

@@ -22,8 +22,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from posenc.config_command import read
-from posenc.plan_report import as_dict, as_text
+from posenc.commands.config import read
+from posenc.commands.plan_report import as_dict, as_text
 from posenc_core.models.preset_type import ModelPreset
 from posenc_core.models.presets import PRESETS, get_preset
 from posenc_core.plan import MAX_TARGET, PLAN_METHODS, RUNTIMES, plan_extension

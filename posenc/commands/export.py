@@ -217,3 +217,7 @@ def _output_folder(folder: str) -> Path:
     if not path.is_dir():
         raise CliError(f"output path {path} is not a folder")
     return path
+
+
+if __name__ == "__main__":  # python -m posenc.export (the old name), python -m posenc.commands.export
+    sys.exit(main())

@@ -1,34 +1,14 @@
-"""The ``posenc`` command: start the dashboard, export figures, read a model's config, plan a context extension,
-run the length lab.
-
-    posenc app                          # the dashboard on http://localhost:8501 (this machine only)
-    posenc app --host 0.0.0.0 --port 8080 -- --theme.base dark
-    posenc export rope-angles --preset llama-3.1-8b --format png svg
-    posenc config meta-llama/Llama-3.1-8B        # or a path to a config.json
-    posenc plan llama-3.1-8b --target 262144 --method yarn --json   # settings to paste, the traps checked
-    posenc lab train --scheme rope --task lm     # or --all: the twelve shipped checkpoints (make lab)
-    posenc lab eval --scheme rope --scaling yarn --factor 4 --json
-    posenc --version
-
-Every command exits 0 when done, 2 on input it refuses (one line on stderr, no traceback) and 130 when stopped by
-Ctrl-C (one line).
-
-``posenc app`` runs the app installed with the package (``posenc/app/app.py`` and its ``pages/``; in a clone, the
-repository's ``app.py``) with
-the serving settings of :data:`SERVING`, the same as the repository's ``.streamlit/config.toml``; anything after
-``--`` goes to ``streamlit run`` as it is and wins over them.
-"""
+"""``posenc app``: start the dashboard, the installed app (``posenc/app/app.py`` and its ``pages/``; in a clone,
+the repository's ``app.py``) with the serving settings of :data:`SERVING`, the same as the repository's
+``.streamlit/config.toml``; anything after ``--`` goes to ``streamlit run`` as it is and wins over them."""
 
 from __future__ import annotations
 
 import argparse
-import sys
-from collections.abc import Callable
 from pathlib import Path
 
-from posenc_core._version import PYPROJECT, project_version
-
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parents[1]
+"""The installed ``posenc`` package (this module is in its ``commands/``)."""
 INSTALLED_APP = PACKAGE / "app" / "app.py"
 """The installed app: the repository's app.py, packaged into posenc/app/ beside its pages/ (pyproject.toml)."""
 SOURCE_APP = PACKAGE.parent / "app.py"
@@ -46,37 +26,6 @@ SERVING: dict[str, object] = {
     "runner.magicEnabled": False,  # the pages use st.* calls only
 }
 """Streamlit settings for serving the app, the same as ``.streamlit/config.toml`` (tests/test_cli.py checks)."""
-
-COMMANDS = ("app", "export", "config", "plan", "lab")
-BAD_INPUT = 2
-"""The exit status of every command for input it refuses (argparse's own, and each command's one-line refusals)."""
-INTERRUPTED = 130
-"""The exit status of every command stopped by Ctrl-C (the shell's 128 + SIGINT), after one line, no traceback."""
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``posenc`` console script."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] in (["--version"], ["-V"]):
-        print(f"posenc {version()}")
-        return 0
-    if not argv or argv[0] in ("-h", "--help") or argv[0] not in COMMANDS:
-        print(__doc__.strip(), file=sys.stdout if argv[:1] in ([], ["-h"], ["--help"]) else sys.stderr)
-        if argv and argv[0] not in ("-h", "--help"):
-            print(f"\nposenc: unknown command {argv[0]!r}; one of: {', '.join(COMMANDS)}", file=sys.stderr)
-            return BAD_INPUT
-        return 0
-    command, rest = argv[0], argv[1:]
-    try:
-        return _COMMANDS[command](rest)
-    except KeyboardInterrupt:  # Ctrl-C while a command starts (its imports), or in one that does not say it itself
-        print(f"posenc {command}: interrupted", file=sys.stderr)
-        return INTERRUPTED
-
-
-def version() -> str:
-    """The installed distribution's version; in a clone never installed, the version its pyproject.toml states."""
-    return project_version(PYPROJECT)
 
 
 def streamlit_argv(argv: list[str]) -> list[str]:
@@ -116,7 +65,9 @@ def _flag(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _app(argv: list[str]) -> int:
+def main(argv: list[str]) -> int:
+    """``posenc app ARGV``: serve the dashboard until stopped."""
+    from posenc.commands.router import version
     from posenc.serve import allocator
 
     allocator.settle()  # before Streamlit's threads: two malloc arenas, large temporaries mapped apart
@@ -131,36 +82,3 @@ def _app(argv: list[str]) -> int:
     warmup.start(warmup.local_url(*served_at(run_argv)))  # the figure cache, as soon as the server answers
     streamlit_cli.main(args=run_argv, prog_name="posenc app")  # serves until stopped, then exits the process
     return 0
-
-
-def _export(argv: list[str]) -> int:
-    from posenc.export.cli import main as export_main
-
-    return export_main(argv)
-
-
-def _config(argv: list[str]) -> int:
-    from posenc.config_command import main as config_main
-
-    return config_main(argv)
-
-
-def _plan(argv: list[str]) -> int:
-    from posenc.plan_command import main as plan_main
-
-    return plan_main(argv)
-
-
-def _lab(argv: list[str]) -> int:
-    from posenc.lab_command import main as lab_main
-
-    return lab_main(argv)
-
-
-_COMMANDS: dict[str, Callable[[list[str]], int]] = {
-    "app": _app,
-    "export": _export,
-    "config": _config,
-    "plan": _plan,
-    "lab": _lab,
-}

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from posenc.lab_progress import Progress, duration
+from posenc.commands.lab_progress import Progress, duration
 from posenc_core.device import resolve_device
 from posenc_core.rope.scaling_keys import SCALING_KEYS, keys_of
 from posenc_lab import checkpoints, results, targets

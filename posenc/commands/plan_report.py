@@ -13,7 +13,7 @@ import json
 import textwrap
 from typing import Any
 
-from posenc.config_command import plain
+from posenc.commands.config import plain
 from posenc_core.plan import MethodPlan, Pair, Plan
 from posenc_core.plan.paste import CONFIG_BLOCKS, RUNTIMES, WRITERS
 from posenc_core.plan.rules import NO_SMALLEST_BASE

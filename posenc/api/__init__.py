@@ -32,7 +32,7 @@ from posenc import (
     figures,  # noqa: F401  (registers every figure)
     i18n,
 )
-from posenc.api_inputs import Parameter, check_choice, check_lang, describe, read_config, suggest
+from posenc.api.inputs import Parameter, check_choice, check_lang, describe, read_config, suggest
 from posenc.drawing import export, registry
 from posenc.drawing.params import PARAMS
 from posenc.drawing.preset_params import params_from_preset

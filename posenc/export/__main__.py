@@ -1,5 +1,0 @@
-import sys
-
-from posenc.export.cli import main
-
-sys.exit(main())
