@@ -9,9 +9,14 @@
 
 The notebook functions live in :mod:`posenc.api` and are imported on first use (PEP 562), so ``import posenc``
 stays light: nothing of torch, Plotly or the figure registry is loaded until a function is called. The maths is
-in ``posenc_core``; ``posenc.figures`` (the Plotly builders), ``posenc.ui`` (the app's Streamlit helpers),
-``posenc.i18n`` and ``posenc.export`` (the ``posenc export`` command) are subpackages.
+in ``posenc_core``; ``posenc.figures`` (the Plotly builders), ``posenc.drawing`` (what they draw with),
+``posenc.ui`` (the app's Streamlit helpers), ``posenc.lessons``, ``posenc.i18n``, ``posenc.serve`` and
+``posenc.commands`` (the ``posenc`` command, one module per command) are subpackages. The module names of 0.1
+(``posenc.cli``, ``posenc.plan_command``, ``posenc.export.cli``, ...) still import, with a warning that names the
+new place (``_moved``).
 """
+
+from posenc import _moved
 
 _API = ("figure", "figure_data", "list_figures", "parameters", "presets", "read_config", "save_figure")
 __all__ = list(_API)
@@ -31,3 +36,6 @@ def __getattr__(name: str) -> object:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *_API})
+
+
+_moved.install()

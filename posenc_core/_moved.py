@@ -53,17 +53,48 @@ class _Alias(importlib.abc.Loader):
         sys.modules[self.old] = importlib.import_module(self.new)
 
 
+class _Gone(importlib.abc.Loader):
+    """An old package whose modules all moved: an empty package, so that its old submodules still import."""
+
+    def __init__(self, old: str, new: str) -> None:
+        self.old, self.new = old, new
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module) -> None:
+        warnings.warn(f"{self.old} is now {self.new}", DeprecationWarning, stacklevel=2)
+
+
 class MovedFinder(importlib.abc.MetaPathFinder):
-    """Finds ``posenc_core.<old name>`` only (see :data:`MOVED`)."""
+    """Finds ``<package>.<old name>`` only (for posenc_core, see :data:`MOVED`).
+
+    ``moved`` maps an old name (dotted below ``package``: ``"export.cli"``) to the module it is now; ``packages``
+    maps an old package that no longer exists to where its modules went: it imports as an empty package, and
+    ``python -m <package>.<old package>`` runs the module named for ``<old package>.__main__``."""
+
+    def __init__(
+        self, package: str = "posenc_core", moved: dict[str, str] = MOVED, packages: dict[str, str] | None = None
+    ) -> None:
+        self.package, self.moved, self.packages = package, moved, packages or {}
 
     def find_spec(self, fullname, path=None, target=None):
         package, _, name = fullname.partition(".")
-        if package != "posenc_core" or name not in MOVED:
+        if package != self.package:
             return None
-        return importlib.util.spec_from_loader(fullname, _Alias(fullname, MOVED[name]))
+        if name in self.packages:
+            return importlib.util.spec_from_loader(fullname, _Gone(fullname, self.packages[name]), is_package=True)
+        if name not in self.moved:
+            return None
+        if name.endswith(".__main__"):  # python -m: the new module's own file, run as __main__
+            origin = importlib.util.find_spec(self.moved[name]).origin
+            return importlib.util.spec_from_file_location(fullname, origin)
+        return importlib.util.spec_from_loader(fullname, _Alias(fullname, self.moved[name]))
 
 
-def install() -> None:
-    """Once per process (posenc_core's ``__init__``)."""
-    if not any(isinstance(finder, MovedFinder) for finder in sys.meta_path):
-        sys.meta_path.append(MovedFinder())
+def install(
+    package: str = "posenc_core", moved: dict[str, str] = MOVED, packages: dict[str, str] | None = None
+) -> None:
+    """Once per process, for each package (posenc_core's ``__init__``; posenc's)."""
+    if not any(isinstance(finder, MovedFinder) and finder.package == package for finder in sys.meta_path):
+        sys.meta_path.append(MovedFinder(package, moved, packages))
