@@ -33,6 +33,7 @@ from bench.loadtest_report import readme_block, render_markdown
 from bench.replicas import Cluster, running_replicas, wait_warmed
 from bench.run import _update_readme
 from bench.scenarios import PAGES, SCENARIOS
+from bench.server_logs import log_errors, log_offsets
 from posenc.serve.stream_client import open_link
 from posenc.ui.navigation import PAGES as PAGE_ENTRIES
 
@@ -40,7 +41,6 @@ ROOT = Path(__file__).resolve().parents[1]
 SIZES = (1, 10, 50, 100)
 SHORT_SIZES = (1, 5)
 ONE_LINK = "/rope"
-LOG_ERROR_MARKERS = ("Traceback", "ERROR", "Exception", "[ALERT]", "is DOWN")
 
 
 def link(page: str, scenario: str) -> str:
@@ -69,21 +69,6 @@ def percentile(values: list[float], q: float) -> float | None:
         return None
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]  # rank ceil(q n), from 1
-
-
-def log_errors(paths: list[Path], offsets: dict[Path, int]) -> list[str]:
-    """The lines written to ``paths`` since ``offsets`` that report an error."""
-    found = []
-    for path in paths:
-        with path.open("rb") as log:
-            log.seek(offsets.get(path, 0))
-            text = log.read().decode(errors="replace")
-        found += [line.strip()[:200] for line in text.splitlines() if any(m in line for m in LOG_ERROR_MARKERS)]
-    return found
-
-
-def log_offsets(paths: list[Path]) -> dict[Path, int]:
-    return {path: path.stat().st_size for path in paths if path.exists()}
 
 
 async def _sessions(url: str, links: list[str], count: int, timeout: float) -> list:

@@ -23,6 +23,7 @@ import time
 
 from bench import procstat
 from bench.replicas import find_haproxy, running_replicas, wait_warmed
+from bench.server_logs import log_errors, log_offsets
 from posenc.drawing.cache import budget_from_environment
 from posenc.serve.stream_client import open_link
 
@@ -104,8 +105,6 @@ def run_soak(
     minutes: float, replicas: int, timeout: float, workers: int = WORKERS, budget_mb: float = BUDGET_MB
 ) -> dict:
     """Soak the load-balanced replicas (one process if HAProxy is missing) for ``minutes``."""
-    from bench.loadtest import log_errors, log_offsets
-
     balancer = find_haproxy() is not None and replicas > 1
     with running_replicas(replicas if balancer else 1, balancer=balancer, timeout=timeout) as cluster:
         for page in ("/rope", "/sinusoidal"):  # warm: each replica has imported the pages before the first sample

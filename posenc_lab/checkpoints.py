@@ -1,7 +1,7 @@
 """Saving and loading the lab's trained models, and the twelve shipped with the package.
 
 A checkpoint is one ``torch.save`` file of plain data (loaded with ``weights_only=True``, so a file can hold no
-code): the model's :class:`~posenc_lab.model.LabConfig`, the :class:`~posenc_lab.train.TrainSettings` it was
+code): the model's :class:`~posenc_lab.model.LabConfig`, the :class:`~posenc_lab.settings.TrainSettings` it was
 trained with, its weights in float16 (half the size on disk; loaded back as float32), its loss at every step,
 and how long training took on which device. Saving writes a temporary file beside the target and renames it
 over the target, so an interrupted save (Ctrl-C, a full disk) leaves the old checkpoint or none, never half of
@@ -50,7 +50,7 @@ from posenc_lab.limits import (
 )
 from posenc_lab.model import LabConfig, LabModel
 from posenc_lab.schemes import SCHEMES
-from posenc_lab.train import TASKS, TrainSettings
+from posenc_lab.settings import TASKS, TrainSettings
 
 FORMAT = 1  # bumped when the layout of the saved dict changes
 SHIPPED = Path(__file__).resolve().parent / "shipped"

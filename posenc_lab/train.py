@@ -15,44 +15,23 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
 
 import torch
 from torch.nn import functional as F
 
 from posenc_core.device import resolve_device
+from posenc_lab.checkpoints import Checkpoint
 from posenc_lab.data import SplitMix64, copy_example, generated_text
-from posenc_lab.limits import MAX_BATCH_SIZE, MAX_SEED, MAX_STEPS, shown, whole
 from posenc_lab.model import LabConfig, LabModel
+from posenc_lab.settings import TASKS, TrainSettings  # noqa: F401  (TASKS: still posenc_lab.train.TASKS)
 
-TASKS = ("lm", "copy")
 TRAIN_SEED = 1  # the training text's seed (the evaluation text has its own: posenc_lab.data.EVAL_SEED)
 TRAIN_BYTES = 1 << 20
 IGNORE = -100  # a target the loss skips (cross_entropy's ignore_index)
 DEFAULT_STEPS = {"lm": 1000, "copy": 6000}  # the shipped checkpoints' steps per task
 COPY_LETTERS = 20  # the longest training string of the copy task (its example is 2n + 1 = 41 tokens, within L)
-
-
-@dataclass(frozen=True)
-class TrainSettings:
-    task: str = "lm"  # what the model learns: "lm" (the generated text) or "copy"
-    steps: int = 400  # optimiser steps
-    batch_size: int = 32  # sequences per step
-    learning_rate: float = 3e-3  # AdamW's peak rate
-    seed: int = 0  # the model's initial weights and the order of the batches
-
-    def __post_init__(self):
-        """Each setting within the bounds of :mod:`posenc_lab.limits` (ValueError naming the first that is not)."""
-        if not isinstance(self.task, str) or self.task not in TASKS:
-            raise ValueError(f"task must be one of {', '.join(TASKS)} (got {shown(self.task)})")
-        whole("steps", self.steps, 1, MAX_STEPS)
-        whole("batch_size", self.batch_size, 1, MAX_BATCH_SIZE)
-        whole("seed", self.seed, 0, MAX_SEED)
-        if isinstance(self.learning_rate, bool) or not isinstance(self.learning_rate, int | float):
-            raise ValueError(f"learning_rate must be between 0 and 1 (got {shown(self.learning_rate)})")
-        if not 0 < self.learning_rate < 1:  # also False for NaN
-            raise ValueError(f"learning_rate must be between 0 and 1 (got {shown(self.learning_rate)})")
 
 
 @cache
@@ -148,8 +127,6 @@ def train_checkpoint(
     """Train ``scheme`` per ``settings`` on ``device`` ("auto": the GPU if there is one) and return it as a
     :class:`posenc_lab.checkpoints.Checkpoint`, with its training time. ``config`` defaults to
     :func:`default_config` for the device."""
-    from posenc_lab.checkpoints import Checkpoint  # checkpoints imports this module
-
     device = resolve_device(device)
     config = config or default_config(scheme, device)
     if config.scheme != scheme:

@@ -1,9 +1,11 @@
 """The layers hold: posenc_core (the formulas) and posenc_lab (the models built on them) import torch, never
-Streamlit or Plotly, and the core never imports the lab. Checked in a fresh interpreter that imports every module
-of both packages."""
+Streamlit or Plotly, and the core never imports the lab (checked in a fresh interpreter that imports every module
+of both packages). No two modules of posenc_core, posenc_lab, posenc or bench import each other (checked on the
+source: every import statement, at the top, in a function or under TYPE_CHECKING)."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -37,3 +39,63 @@ def test_the_core_and_the_lab_load_no_streamlit_or_plotly_and_the_core_no_lab():
     assert "torch" in tops
     assert not {"streamlit", "plotly", "posenc"} & tops, sorted({"streamlit", "plotly", "posenc"} & tops)
     assert not any(name.startswith("posenc_lab") for name in loaded["core"]), "the core imported the lab"
+
+
+PACKAGES = ("posenc_core", "posenc_lab", "posenc", "bench")
+
+
+def _module_names() -> dict[str, Path]:
+    """Every module of :data:`PACKAGES` in the source tree by its dotted name (a package by its own name)."""
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def imported_modules(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The modules of ``known`` that module ``name`` imports anywhere in its source: ``from P import x`` counts as
+    importing ``P.x`` when that is a module, else ``P``; a module importing its own package does not count (Python
+    imports the package first in any case)."""
+    is_package = path.name == "__init__.py"
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: from the importing module's package
+                here = name.split(".") if is_package else name.split(".")[:-1]
+                base = ".".join([*here[: len(here) - node.level + 1], *([base] if base else [])])
+            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name and not name.startswith(f"{target}."):
+                found.add(target)
+    return found
+
+
+def two_module_circles(known: dict[str, Path]) -> list[tuple[str, str]]:
+    graph = {name: imported_modules(name, path, known) for name, path in known.items()}
+    return sorted({tuple(sorted((a, b))) for a, imports in graph.items() for b in imports if a in graph.get(b, ())})
+
+
+def test_the_walker_sees_an_import_inside_a_function_and_under_type_checking(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "a.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.b import B\n"
+    )
+    (tmp_path / "pkg" / "b.py").write_text("def f():\n    from . import a\n")
+    known = {"pkg": tmp_path / "pkg" / "__init__.py", "pkg.a": tmp_path / "pkg/a.py", "pkg.b": tmp_path / "pkg/b.py"}
+    assert two_module_circles(known) == [("pkg.a", "pkg.b")]
+
+
+def test_no_two_modules_import_each_other():
+    known = _module_names()
+    assert {"posenc_core.plan.plan", "posenc_lab.train", "bench.soak", "posenc.commands.router"} <= set(known)
+    assert two_module_circles(known) == []

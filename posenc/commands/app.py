@@ -65,9 +65,8 @@ def _flag(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def main(argv: list[str]) -> int:
-    """``posenc app ARGV``: serve the dashboard until stopped."""
-    from posenc.commands.router import version
+def main(argv: list[str], version: str) -> int:
+    """``posenc app ARGV``: serve the dashboard until stopped (``version``: the router's, said as it starts)."""
     from posenc.serve import allocator
 
     allocator.settle()  # before Streamlit's threads: two malloc arenas, large temporaries mapped apart
@@ -78,7 +77,7 @@ def main(argv: list[str]) -> int:
 
     run_argv = streamlit_argv(argv)
     open_files_log.install()  # out of file handles: one line, then a count a minute, not a traceback per accept
-    print(f"posenc {version()}: starting the dashboard ({app_script()})", flush=True)
+    print(f"posenc {version}: starting the dashboard ({app_script()})", flush=True)
     warmup.start(warmup.local_url(*served_at(run_argv)))  # the figure cache, as soon as the server answers
     streamlit_cli.main(args=run_argv, prog_name="posenc app")  # serves until stopped, then exits the process
     return 0

@@ -60,7 +60,7 @@ def version() -> str:
 def _app(argv: list[str]) -> int:
     from posenc.commands.app import main as app_main
 
-    return app_main(argv)
+    return app_main(argv, version())  # passed in: the app's module does not import the router
 
 
 def _export(argv: list[str]) -> int:

@@ -20,7 +20,7 @@ import streamlit as st
 from posenc import i18n
 from posenc.drawing import code, registry
 from posenc.drawing.animate import SLIDER_ROOM
-from posenc.drawing.cache import BoundedCache, budget_from_environment
+from posenc.drawing.cache import BoundedCache
 from posenc.drawing.common import placeholder
 from posenc.drawing.export_grid import respace
 from posenc.drawing.export_layout import fit_to_width
@@ -30,11 +30,10 @@ from posenc.drawing.theme import BASE_FONT_SIZE, DARK_SCREEN_STYLE, SIZES, TEMPL
 from posenc.i18n import _
 from posenc.ui import echo, presenter, run_marker, state, sweep_box, sweep_view
 from posenc.ui.export_menu import export_menu
+from posenc.ui.figure_cache import FIGURES
 
 MODEBAR = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
 PLACEHOLDER_CONFIG = {"staticPlot": True, "displayModeBar": False}
-FIGURES = BoundedCache(budget_from_environment())
-"""Every figure built in this process, shared read-only by all sessions, bounded in bytes (drawing.cache)."""
 BOX_WIDTH = 650
 """px: the width a figure is laid out for when a caller gives it a box in presenter mode (a lesson's figure beside
 its words on a 1280 px wide screen; a wider screen only leaves its title more room than it needs)."""

@@ -1,8 +1,8 @@
 """The *Sweep* box under a figure: one of its numeric parameters, from, to and the number of frames, Play and Back to
 the still figure; while the sweep plays, its files (GIF and MP4 for slides, the animated HTML, the frames in a grid),
 each rendered when its button is clicked, by the same export as ``posenc export --sweep``, and kept in the figure
-cache (``ui.show.FIGURES``), whose budget counts their bytes. The sweep's state and its animation are
-:mod:`ui.sweep_view`'s.
+cache (``ui.figure_cache.FIGURES``, the one ``ui.show`` draws from), whose budget counts their bytes. The sweep's
+state and its animation are :mod:`ui.sweep_view`'s.
 
 The box first offers, for each parameter, the range :func:`box_defaults` gives: within what the figure's other
 parameters allow (a start below the sequence length), so that Play with the box's own From, To and Frames plays
@@ -26,6 +26,7 @@ from posenc.drawing.params import PARAMS
 from posenc.drawing.sweep import DEFAULT_FRAMES, MAX_FRAMES, MIN_FRAMES, Sweep, check_sweep, sweepable_params
 from posenc.i18n import N_, _
 from posenc.ui import echo
+from posenc.ui.figure_cache import FIGURES
 from posenc.ui.sweep_view import ERROR, for_figure, start, stop
 
 
@@ -169,9 +170,8 @@ def _downloads(spec: registry.FigureSpec, params: Mapping[str, Any], swept: Swee
 
 def _file(swept: SweepResult, fmt: str, style: str, size: str, key: tuple, cache=None) -> bytes:
     """The file's bytes, made now (a download button calls this when clicked), and kept, with a movie's drawn frames,
-    in ``cache`` (default: the app's figure cache, ``ui.show.FIGURES``) under ``key``."""
-    if cache is None:
-        from posenc.ui.show import FIGURES as cache  # show imports this module: looked up when a file is made
+    in ``cache`` (default: the app's figure cache, ``ui.figure_cache.FIGURES``) under ``key``."""
+    cache = FIGURES if cache is None else cache
 
     def keep(frames_key: Hashable, draw):
         return cache.get_or_build((*key, "frames", frames_key), draw)

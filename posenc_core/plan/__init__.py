@@ -10,7 +10,8 @@
 For a config.json: ``plan_config(path, target, method).paste`` (name -> text) and ``.paste_versions``.
 """
 
-from posenc_core.plan.checks import CHECKS, TEXTS, Finding
+from posenc_core.plan.checks import CHECKS
+from posenc_core.plan.findings import TEXTS, Finding
 from posenc_core.plan.methods import PLAN_METHODS, Settings
 from posenc_core.plan.paste import RUNTIMES, WRITERS, merge_config
 from posenc_core.plan.plan import (
@@ -21,12 +22,10 @@ from posenc_core.plan.plan import (
     MAX_TARGET,
     MIN_BETA,
     REGIMES,
-    MethodPlan,
-    Pair,
-    Plan,
     plan_config,
     plan_extension,
 )
+from posenc_core.plan.result import MethodPlan, Pair, Plan
 from posenc_core.plan.shape import ConfigShape, shape_of
 
 __all__ = [

@@ -7,9 +7,10 @@ import os
 import urllib.parse
 
 from bench import procstat
-from bench.loadtest import link, log_errors, log_offsets, mixed_links, percentile
+from bench.loadtest import link, mixed_links, percentile
 from bench.loadtest_report import readme_block, render_markdown
 from bench.scenarios import PAGES, SCENARIOS
+from bench.server_logs import log_errors, log_offsets
 from bench.soak import distinct_links
 
 
