@@ -105,11 +105,18 @@ def plan_wavelengths(p: Mapping[str, Any]) -> FigureResult:
     )
     fig.update_yaxes(type="log", dtick=1, minor={"ticks": "outside", "showgrid": True})
     fig.update_xaxes(range=[-0.5, len(pairs) - 0.5])
+    beyond = next((finding for finding in plan.findings if finding.code == "slow_pairs_beyond"), None)
     notes = (
         _(
             "A pair whose wavelength is above L never completed a turn in training. The plan stretches the slow "
             "pairs so that their angles at T stay inside what the model saw up to L; the fast pairs, which tell "
             "neighbours apart, are kept where the method can keep them."
-        ),
+        )
+        if beyond is None
+        else _(
+            "A pair whose wavelength is above L never completed a turn in training. With these settings {count} of "
+            "the slow pairs still turn further by T than they did in training (pair {pair}: {angle:.2f} rad against "
+            "{seen:.2f}): see the warnings."
+        ).format(**beyond.values),
     )
     return FigureResult(fig, data, notes)

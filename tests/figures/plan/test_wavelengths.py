@@ -96,3 +96,16 @@ def test_title_axes_and_legend_are_translated(code):
     texts = [fig.layout.title.text, fig.layout.xaxis.title.text, fig.layout.yaxis.title.text]
     texts += [trace.name for trace in fig.data if trace.name not in ("★ YaRN", "Llama 3.1")]
     assert not any("wavelength" in text or "pairs" in text or text == "original" for text in texts), texts
+
+
+@pytest.mark.parametrize(
+    ("preset", "target", "method"),
+    [("llama-3-8b", 16384, "dynamic"), ("llama-3-8b", 16384, "yarn"), ("llama-3.1-8b", 262144, "linear")],
+)
+def test_the_note_says_the_slow_pairs_stay_in_range_only_where_the_check_finds_none(preset, target, method):
+    result, plan = _built(PRESETS[preset], target, method)
+    beyond = [finding for finding in plan.findings if finding.code == "slow_pairs_beyond"]
+    note = " ".join(result.notes)
+    assert ("stay inside what the model saw" in note) == (not beyond)
+    if beyond:  # Llama-3-8B 8k -> 16k with dynamic NTK: pair 35 reaches 6.80 rad against 6.26
+        assert f"pair {beyond[0].values['pair']}:" in note and "see the warnings" in note
