@@ -202,8 +202,9 @@ METHOD_NOTES = {
     ),
     "llama3": N_(
         "Llama 3.1's scaling keeps the wavelengths shorter than L/high_freq_factor, divides those longer than "
-        "L/low_freq_factor by s and blends the ones between. Meta trained Llama 3.1 with it; on another model it "
-        "changes frequencies the model was not trained on."
+        "L/low_freq_factor by s and blends the ones between. Llama 3.1's own config.json carries it (factor 8 from "
+        "8,192 tokens; Meta's reference code says its values came from a grid search); on another model it changes "
+        "frequencies the model was not trained on."
     ),
     "longrope": N_(
         "LongRoPE divides each pair by its own searched factor (the long list past L, the short list within). "
