@@ -2,12 +2,13 @@
 
 import streamlit as st
 
-from posenc import figures  # noqa: F401  (registers every figure and parameter)
+from posenc import figures
 from posenc.i18n import _
 from posenc.ui import config_banner, language, presenter, run_marker, sidebar, state, warmup
 from posenc.ui.lesson_view import LESSON
 from posenc.ui.navigation import PAGES, SECTIONS
 
+figures.register_all()  # every figure family and its parameters, before a page or the sidebar asks for one
 run_marker.start_run()  # the end-of-run mark counts the charts this run draws
 warmup.start_in_this_server()  # once per process: the server opens its pages itself, so learners find them built
 language.choose()  # before any text: page titles, the sidebar and the page are made in the reader's language

@@ -99,3 +99,42 @@ def test_no_two_modules_import_each_other():
     known = _module_names()
     assert {"posenc_core.plan.plan", "posenc_lab.train", "bench.soak", "posenc.commands.router"} <= set(known)
     assert two_module_circles(known) == []
+
+
+def test_drawing_imports_nothing_from_the_figures():
+    """posenc.figures draws with posenc.drawing, never the other way: the families are registered by whoever starts
+    the app or the API (posenc.figures.register_all)."""
+    known = _module_names()
+    drawing = {
+        name: path for name, path in known.items() if name == "posenc.drawing" or name.startswith("posenc.drawing.")
+    }
+    assert len(drawing) > 10
+    upward = {
+        name: sorted(m for m in imported_modules(name, path, known) if m.startswith("posenc.figures"))
+        for name, path in drawing.items()
+    }
+    assert {name: found for name, found in upward.items() if found} == {}
+    script = (
+        "import importlib, pkgutil, sys, posenc.drawing\n"
+        "for m in pkgutil.walk_packages(posenc.drawing.__path__, 'posenc.drawing.'): importlib.import_module(m.name)\n"
+        "from posenc.drawing import registry\n"
+        "print(len(registry.FIGURES), sorted(m for m in sys.modules if m.startswith('posenc.figures')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[-2:] == ["0", "[]"], "importing posenc.drawing registered or loaded a figure family"
+
+
+def test_register_all_fills_both_registries_once():
+    script = (
+        "from posenc.drawing import params, registry\n"
+        "import posenc.figures as figures\n"
+        "counts = (len(registry.FIGURES), len(params.PARAMS))\n"
+        "figures.register_all()\n"
+        "assert (len(registry.FIGURES), len(params.PARAMS)) == counts\n"
+        "print(*counts)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    figures_count, params_count = map(int, done.stdout.split())
+    assert figures_count > 50 and params_count > 50

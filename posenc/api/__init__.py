@@ -28,10 +28,7 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from posenc import (
-    figures,  # noqa: F401  (registers every figure)
-    i18n,
-)
+from posenc import figures, i18n
 from posenc.api.inputs import Parameter, check_choice, check_lang, describe, read_config, suggest
 from posenc.drawing import export, registry
 from posenc.drawing.params import PARAMS
@@ -39,6 +36,8 @@ from posenc.drawing.preset_params import params_from_preset
 from posenc.drawing.theme import SIZES
 from posenc_core.models import presets as core_presets
 from posenc_core.models.presets import ModelPreset
+
+figures.register_all()  # the API starts here: every figure family and its parameters, before STYLES reads them
 
 __all__ = ["figure", "figure_data", "list_figures", "parameters", "presets", "read_config", "save_figure"]
 

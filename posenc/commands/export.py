@@ -29,10 +29,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from posenc import (
-    figures,  # noqa: F401  (registers every figure)
-    i18n,
-)
+from posenc import figures, i18n
 from posenc.drawing import export, registry
 from posenc.drawing.animate import MAX_FILE_SWEEP_BYTES, animate
 from posenc.drawing.export_sweep import MOVIE_FORMATS, SWEEP_FORMATS, export_sweep
@@ -52,6 +49,7 @@ class CliError(Exception):
 
 def main(argv: list[str] | None = None) -> int:
     """Run ``posenc export`` on ``argv``: 0 on success, 2 on bad input, 130 when interrupted (Ctrl-C)."""
+    figures.register_all()  # the command starts here: every figure family, before the parser lists them
     args = _parser().parse_args(argv)
     try:
         if args.figures == ["list"]:

@@ -14,8 +14,7 @@ the layout for phones and pages, and export.
                                  kaleido draws with (:mod:`drawing.export_browser`)
 - :mod:`drawing.cache`           the byte-bounded cache of built figures
 
-The figure families themselves are in :mod:`posenc.figures`. Importing anything here loads them too, so the two
-registries are complete whichever module a caller imports first.
+The figure families themselves are in :mod:`posenc.figures`, which draws with this package; nothing here imports
+them. The two registries are filled by whoever starts the app or the API: ``posenc.figures.register_all()``
+(``app.py``, :mod:`posenc.api`, ``posenc export``; importing :mod:`posenc.figures` calls it too).
 """
-
-import posenc.figures  # noqa: F401  (registers every figure family and its parameters)
