@@ -7,7 +7,7 @@
 MODEL is a preset key or name (``posenc_core.models.presets``), else a config.json (or a folder holding one),
 else a Hugging Face model id, read as ``posenc config`` reads it; the blocks are written for that config.json's
 own shape (a preset's: the config.json its numbers come from). The plan is
-:func:`posenc_core.plan.plan_extension`'s; :mod:`posenc.plan_report` writes it. Bad input (an unknown model, a
+:func:`posenc_core.plan.plan_extension`'s; :mod:`posenc.commands.plan_report` writes it. Bad input (an unknown model, a
 target outside (L, 2^24], a model without RoPE, LongRoPE without the model's lists, or work past the plan's
 bounds: a rotary dim over 1024, pairs × target over 2^30, a base over 1e12, YaRN betas outside [0.001, 10000]) is
 one line on stderr and exit status 2, as argparse's own errors are.
