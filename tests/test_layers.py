@@ -138,3 +138,12 @@ def test_register_all_fills_both_registries_once():
     assert done.returncode == 0, done.stderr
     figures_count, params_count = map(int, done.stdout.split())
     assert figures_count > 50 and params_count > 50
+
+
+def test_the_lessons_load_in_a_fresh_interpreter_with_nothing_else_imported():
+    """A lesson names figures, so reading one registers the families itself (the lesson presenter's browser test
+    imports only the reader: before, it failed with "'why-attention' is not a figure")."""
+    script = "from posenc.lessons.reader import load_lessons\nprint(len(load_lessons()))\n"
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout.split()[-1]) >= 4

@@ -21,6 +21,7 @@ from posenc import i18n
 from posenc.drawing import registry
 from posenc.drawing.params import PARAMS
 from posenc.drawing.sweep import check_sweep, parse_sweep
+from posenc.figures import register_all
 from posenc.lessons import answers as lesson_answers
 
 LESSONS_DIR = Path(__file__).resolve().parent  # the TOML files sit beside this reader
@@ -277,7 +278,9 @@ def _step(file: str, number: int, raw: Any) -> Step:
 
 
 def load_lesson(path: str | Path) -> Lesson:
-    """Read and check one lesson file; ``ValueError`` naming the file, the step and the field on any problem."""
+    """Read and check one lesson file; ``ValueError`` naming the file, the step and the field on any problem.
+    A lesson shows figures, so the figure families are registered first (its figure ids are checked against them)."""
+    register_all()
     path = Path(path)
     where = _Where(path.name)
     try:
