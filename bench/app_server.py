@@ -61,11 +61,16 @@ def running_app(timeout: float = 60.0, script: str = "app.py") -> Iterator[str]:
             wait_healthy(base_url, process, timeout)
             yield base_url
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop(process)
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Ask a server to stop (SIGTERM), and kill it if it has not within 10 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
 
 
 def wait_healthy(base_url: str, process: subprocess.Popen, timeout: float) -> None:

@@ -42,7 +42,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from bench.app_server import CHROMIUM_ARGS, ROOT, free_port, running_app, wait_healthy
+from bench.app_server import CHROMIUM_ARGS, ROOT, free_port, running_app, stop, wait_healthy
 
 CONTEXTS = 5
 OUT = ROOT / "bench" / "first_figure.md"
@@ -115,11 +115,7 @@ def warmed_app(level: str = "pages", timeout: float = 600.0) -> Iterator[str]:
                 time.sleep(1)
             yield base_url
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop(process)
 
 
 def messages(frames: list[tuple[float, bytes]]) -> dict:
