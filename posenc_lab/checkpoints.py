@@ -25,7 +25,6 @@ import dataclasses
 import os
 import re
 import stat
-import tempfile
 import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -86,7 +85,6 @@ def save(checkpoint: Checkpoint, path: str | os.PathLike) -> Path:
     :class:`CheckpointError` where :func:`check_target` refuses the path; an OSError of the disk (full, gone) leaves
     no temporary file."""
     path = check_target(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     state = {name: value.detach().to("cpu", torch.float16) for name, value in checkpoint.model.state_dict().items()}
     data = {
         "format": FORMAT,
@@ -97,25 +95,7 @@ def save(checkpoint: Checkpoint, path: str | os.PathLike) -> Path:
         "seconds": float(checkpoint.seconds),
         "device": str(checkpoint.device),
     }
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as file:
-            torch.save(data, file)
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(temporary, file_mode())  # mkstemp's file is private (0600); a checkpoint is not
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return path
-
-
-def file_mode() -> int:
-    """The mode a new file gets from this process's umask (0o644 under the usual 022): mkstemp's files are 0600."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
+    return targets.write_atomically(path, lambda file: torch.save(data, file))
 
 
 def load(path: str | os.PathLike, device: str | torch.device = "cpu") -> Checkpoint:

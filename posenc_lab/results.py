@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
 from posenc_lab import targets
-from posenc_lab.checkpoints import SHIPPED, Checkpoint, CheckpointError, file_mode
+from posenc_lab.checkpoints import SHIPPED, Checkpoint, CheckpointError
 from posenc_lab.evaluate import MODES, evaluate, position_losses
 from posenc_lab.scaling import SCALING_TYPES, rope_scaling
 from posenc_lab.schemes import SCHEMES
@@ -117,17 +116,8 @@ def save_results(results: dict, path: str | os.PathLike = RESULTS) -> Path:
     :func:`posenc_lab.targets.check_target` allows: a new name, or lab results to replace (else TargetError, a
     ValueError)."""
     path = targets.check_target(path, holds_results, "results")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w") as file:
-            file.write(json.dumps(results, indent=1) + "\n")
-        os.chmod(temporary, file_mode())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return path
+    text = json.dumps(results, indent=1) + "\n"
+    return targets.write_atomically(path, lambda file: file.write(text.encode()))
 
 
 def holds_results(path: Path) -> bool:

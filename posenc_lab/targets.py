@@ -14,6 +14,7 @@ import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 from posenc_lab.limits import shown
 
@@ -74,3 +75,28 @@ def check_target(path: str | os.PathLike, holds: Callable[[Path], bool], kind: s
     except OSError as error:
         raise TargetError(f"{kind} path {text}: cannot write in folder {folder} ({error.strerror})") from None
     return target
+
+
+def write_atomically(path: Path, write: Callable[[BinaryIO], None]) -> Path:
+    """Call ``write`` on a temporary file beside ``path`` (its folders made), then rename it over ``path``: a reader
+    sees the old file or the whole new one, and a failed write (a full disk, Ctrl-C) leaves no temporary file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            write(file)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, file_mode())  # mkstemp's file is private (0600); what the lab writes is not
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def file_mode() -> int:
+    """The mode a new file gets from this process's umask (0o644 under the usual 022): mkstemp's files are 0600."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask

@@ -26,7 +26,7 @@ import plotly.graph_objects as go
 
 from posenc.drawing import registry
 from posenc.drawing.registry import FigureResult
-from posenc.drawing.sweep import SWEEP_WORK_BUDGET, Sweep, budget_frames, check_sweep, frame_work
+from posenc.drawing.sweep import SWEEP_WORK_BUDGET, Sweep, budget_frames, check_sweep, frame_work, spread_indices
 from posenc.i18n import _
 
 MAX_SWEEP_BYTES = 3_000_000
@@ -127,7 +127,7 @@ def animate(
     size = len(figure.to_json())
     if size > budget and len(values) > 2:
         keep = max(2, int(len(values) * budget / size))
-        chosen = sorted({round(k * (len(values) - 1) / (keep - 1)) for k in range(keep)})
+        chosen = spread_indices(len(values), keep)
         note = _("{frames} frames would send {size:.1f} MB, more than the {budget:.0f} MB a page holds: {kept} shown")
         notes.append(note.format(frames=len(values), size=size / 1e6, budget=budget / 1e6, kept=len(chosen)))
         values, results = [values[k] for k in chosen], [results[k] for k in chosen]

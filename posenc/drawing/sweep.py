@@ -183,13 +183,11 @@ def budget_frames(works: Sequence[int], sweep: Sweep, budget: int = SWEEP_WORK_B
             f"sweep {sweep.param}: its first and last frames alone ask for {ends:.2g} units of work, more than the "
             f"{budget:.2g} a sweep may use (one unit: a position × a rotary pair); sweep smaller values"
         )
-    keep = len(works)
-    while keep > 2:
+    keep = len(works) - 1
+    chosen = spread_indices(len(works), keep)
+    while keep > 2 and sum(works[k] for k in chosen) > budget:
         keep -= 1
-        chosen = _spread(len(works), keep)
-        if sum(works[k] for k in chosen) <= budget:
-            break
-    chosen = _spread(len(works), keep)
+        chosen = spread_indices(len(works), keep)
     note = (
         f"sweep {sweep.param}: {len(works)} frames would ask for {total:.2g} units of work, more than the "
         f"{budget:.2g} a sweep may use: {len(chosen)} frames built"
@@ -197,6 +195,6 @@ def budget_frames(works: Sequence[int], sweep: Sweep, budget: int = SWEEP_WORK_B
     return chosen, note
 
 
-def _spread(count: int, keep: int) -> list[int]:
+def spread_indices(count: int, keep: int) -> list[int]:
     """``keep`` indices of ``range(count)``, evenly spread, first and last included."""
     return sorted({round(k * (count - 1) / (keep - 1)) for k in range(keep)})

@@ -89,11 +89,25 @@ def _nested(keys: dict[str, Any], nest: str | None) -> dict[str, Any]:
     return {nest: keys} if nest else keys
 
 
+def _phi3_refusal(request: Request) -> None:
+    """transformers' Phi-3 class takes only longrope (or none); a runtime that loads the config with it as well."""
+    if request.shape.model_type == "phi3" and request.method not in ("longrope", "base"):
+        raise Refusal("transformers_phi3", method=request.method)
+
+
 def _transformers_refusals(request: Request) -> None:
     if request.shape.theta_key is None:
         raise Refusal("transformers_fixed_base", model=request.model.name)
-    if request.shape.model_type == "phi3" and request.method not in ("longrope", "base"):
-        raise Refusal("transformers_phi3", method=request.method)
+    _phi3_refusal(request)
+
+
+def _config_block(request: Request, keys: dict[str, Any]) -> str:
+    """The config.json keys as JSON, under the file's own nesting, with L at the top level where the file keeps it
+    there (Phi-3)."""
+    block = _nested(keys, request.shape.nest)
+    if request.shape.top_original:
+        block["original_max_position_embeddings"] = request.original
+    return json.dumps(block, indent=2)
 
 
 def config_v4(request: Request) -> str:
@@ -112,10 +126,7 @@ def config_v4(request: Request) -> str:
         keys["rope_parameters"] = None
     keys[shape.theta_key] = settings.rope_theta
     keys[shape.length_key] = settings.max_position_embeddings
-    block = _nested(keys, shape.nest)
-    if shape.top_original:
-        block["original_max_position_embeddings"] = request.original
-    return json.dumps(block, indent=2)
+    return _config_block(request, keys)
 
 
 def config_v5(request: Request) -> str:
@@ -129,26 +140,17 @@ def config_v5(request: Request) -> str:
     if shape.theta_key not in (None, "rope_theta"):
         keys[shape.theta_key] = request.settings.rope_theta
     keys[shape.length_key] = request.settings.max_position_embeddings
-    block = _nested(keys, shape.nest)
-    if shape.top_original:
-        block["original_max_position_embeddings"] = request.original
-    return json.dumps(block, indent=2)
+    return _config_block(request, keys)
 
 
 def _json(value: Mapping[str, Any]) -> str:
     return json.dumps(value, separators=(", ", ": "))
 
 
-def _loaded_config_refusals(request: Request, runtime: str) -> None:
-    """A runtime that loads the config with transformers 5 refuses what transformers refuses."""
-    if request.shape.model_type == "phi3" and request.method not in ("longrope", "base"):
-        raise Refusal("transformers_phi3", method=request.method)
-
-
 def vllm_command(request: Request) -> str:
     """``vllm serve`` with ``--hf-overrides`` (the whole ``rope_parameters`` and ``max_position_embeddings`` T,
     under ``text_config`` where transformers 5 keeps them) and ``--max-model-len T``."""
-    _loaded_config_refusals(request, "vllm")
+    _phi3_refusal(request)  # vLLM loads the config with transformers
     if request.method == "dynamic":
         raise Refusal("vllm_dynamic", original=request.original)
     if request.shape.model_type in ("deepseek_v2", "deepseek_v3") and request.method not in ("yarn", "base"):
@@ -164,7 +166,7 @@ def vllm_command(request: Request) -> str:
 def sglang_command(request: Request) -> str:
     """``sglang.launch_server`` with ``--json-model-override-args`` (``rope_parameters`` with the base inside,
     ``max_position_embeddings``) and ``--context-length T``."""
-    _loaded_config_refusals(request, "sglang")
+    _phi3_refusal(request)  # SGLang loads the config with transformers
     if request.shape.runtime_nest is not None:
         raise Refusal("sglang_nested", model=request.model.name, target=request.target)
     if request.shape.theta_key is None and request.method != "base":
@@ -242,15 +244,14 @@ class Runtime:
 
     label: str
     methods: Mapping[str, str]
-    version: str = ""
 
 
 _EVERY = {method: IMPLEMENTED for method in ("linear", "dynamic", "yarn", "llama3", "longrope", "base")}
 
 RUNTIMES: dict[str, Runtime] = {
-    "transformers": Runtime("HF transformers", _EVERY, TRANSFORMERS_VERSION),
-    "vllm": Runtime("vLLM", _EVERY, VLLM_VERSION),
-    "sglang": Runtime("SGLang", _EVERY, SGLANG_VERSION),
+    "transformers": Runtime("HF transformers", _EVERY),
+    "vllm": Runtime("vLLM", _EVERY),
+    "sglang": Runtime("SGLang", _EVERY),
     "llama.cpp": Runtime(
         "llama.cpp",
         {
@@ -260,7 +261,6 @@ RUNTIMES: dict[str, Runtime] = {
             "llama3": AT_CONVERSION,
             "longrope": AT_CONVERSION,
         },
-        LLAMA_CPP_VERSION,
     ),
 }
 """The runtimes a plan writes settings for, by the name ``posenc plan --runtime`` takes."""

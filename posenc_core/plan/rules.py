@@ -27,6 +27,7 @@ import torch
 
 from posenc_core._checks import check_float, check_int, check_vector
 from posenc_core.rope.bounds import MAX_BOUND_CONTEXT, min_base_for_context
+from posenc_core.rope.scaling import default_inv_freq
 
 NO_SMALLEST_BASE = "none found (none up to 1e12, or a target past 4M tokens)"
 """What a plan says for Men et al.'s smallest base when :func:`men_base` finds none (the app translates it)."""
@@ -115,11 +116,6 @@ def men_base(target: int, rotary_dim: int) -> float | None:
         return None
 
 
-def base_frequencies(rotary_dim: int, base: float) -> torch.Tensor:
-    """θ_i = b^(−2i/d), i < d/2, float64 (d/2,)."""
-    return base ** -(torch.arange(0, rotary_dim, 2, dtype=torch.float64) / rotary_dim)
-
-
 @functools.lru_cache(maxsize=64)
 def checked_base(rotary_dim: int, start: float, target: int) -> float | None:
     """The first base from ``start`` up (``start``, then 1.5 × the last, rounded up to three significant digits,
@@ -134,7 +130,7 @@ def checked_base(rotary_dim: int, start: float, target: int) -> float | None:
     for _ in range(CHECKED_BASE_TRIES):
         if base > 1e12:
             return None
-        if lowest_bound(base_frequencies(rotary_dim, base), target)[1] >= 0:
+        if lowest_bound(default_inv_freq(rotary_dim, base, dtype=torch.float64), target)[1] >= 0:
             return base
         base = round_up(base * 1.5)
     return None
