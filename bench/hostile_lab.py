@@ -102,17 +102,17 @@ def _crafted(source: Path, target: Path, change) -> str:
     return str(target)
 
 
-def _zip_bomb(source: Path, target: Path, gibibytes: int = 1) -> str:
-    """``source`` with its first storage replaced by ``gibibytes`` GiB of deflated zeros (a file of about 1 MB per
-    GiB)."""
-    chunk = bytes(64 << 20)
+def zip_bomb(source: Path, target: Path, size: int = 1 << 30) -> str:
+    """``source`` (a torch zip checkpoint) with its first storage replaced by ``size`` bytes of deflated zeros (a
+    file of about 1 MB per GiB); the tests build theirs with it too."""
+    chunk = bytes(min(size, 64 << 20))
     with zipfile.ZipFile(source) as original, zipfile.ZipFile(target, "w") as bomb:
         for entry in original.infolist():
             if entry.filename.endswith("/data/0"):
                 deflated = zipfile.ZipInfo(entry.filename)
                 deflated.compress_type = zipfile.ZIP_DEFLATED
                 with bomb.open(deflated, "w", force_zip64=True) as inflated:
-                    for _ in range((gibibytes << 30) // len(chunk)):
+                    for _ in range(size // len(chunk)):
                         inflated.write(chunk)
             else:
                 bomb.writestr(entry, original.read(entry))
@@ -171,7 +171,7 @@ def cases(folder: Path) -> list[Case]:
         Case("--seed 10**40", ["train", "--scheme", "rope", "--seed", "1" + "0" * 40], "exit 2 before work"),
         Case(
             "checkpoint: a 1 GiB storage deflated into about 1 MB",
-            ["eval", "--checkpoint", _zip_bomb(Path(small), folder / "bomb.pt"), "--lengths", "8"],
+            ["eval", "--checkpoint", zip_bomb(Path(small), folder / "bomb.pt"), "--lengths", "8"],
             "exit 2, not inflated",
         ),
         Case(

@@ -11,6 +11,7 @@ import zipfile
 import pytest
 import torch
 
+from bench.hostile_lab import zip_bomb
 from posenc_lab import checkpoints
 from posenc_lab.limits import MAX_CHECKPOINT_BYTES
 from posenc_lab.model import LabConfig, LabModel
@@ -112,16 +113,7 @@ def test_a_zip_whose_storage_inflates_past_the_bound_is_not_inflated(tmp_path, m
     guard of the Learned page's tables refuses it from its directory."""
     saved = checkpoints.save(_checkpoint(), tmp_path / "model.pt")
     bomb = tmp_path / "bomb.pt"
-    with zipfile.ZipFile(saved) as source, zipfile.ZipFile(bomb, "w") as target:
-        for entry in source.infolist():
-            if entry.filename.endswith("/data/0"):
-                deflated = zipfile.ZipInfo(entry.filename)
-                deflated.compress_type = zipfile.ZIP_DEFLATED
-                with target.open(deflated, "w", force_zip64=True) as inflated:
-                    for _ in range(32):
-                        inflated.write(bytes(1 << 20))
-            else:
-                target.writestr(entry, source.read(entry))
+    zip_bomb(saved, bomb, 32 << 20)
     assert bomb.stat().st_size < 1 << 20
     with zipfile.ZipFile(bomb) as archive:  # the crafted entry is deflated, as a hostile file's would be
         assert any(entry.compress_type == zipfile.ZIP_DEFLATED for entry in archive.infolist())
