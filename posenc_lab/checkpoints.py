@@ -1,9 +1,10 @@
-"""Saving and loading the lab's trained models, and the twelve shipped with the package.
+"""Saving and loading the lab's trained models, and the ones shipped with the package (three seeds of each).
 
 A checkpoint is one ``torch.save`` file of plain data (loaded with ``weights_only=True``, so a file can hold no
 code): the model's :class:`~posenc_lab.model.LabConfig`, the :class:`~posenc_lab.settings.TrainSettings` it was
-trained with, its weights in float16 (half the size on disk; loaded back as float32), its loss at every step,
-and how long training took on which device. Saving writes a temporary file beside the target and renames it
+trained with, the RoPE scaling it was fine-tuned under (``rope_scaling``, a config.json block; absent or None for a
+model trained from scratch), its weights in float16 (half the size on disk; loaded back as float32), its loss at
+every step, and how long training took on which device. Saving writes a temporary file beside the target and renames it
 over the target, so an interrupted save (Ctrl-C, a full disk) leaves the old checkpoint or none, never half of
 one.
 
@@ -15,8 +16,9 @@ sizes within bounds. A checkpoint is written only where :func:`check_target` all
 new name in a writable folder, or a file that already holds a lab checkpoint (never a device, a link, a folder or
 another file).
 
-The shipped checkpoints live in ``posenc_lab/shipped/<scheme>-<task>.pt`` (:func:`shipped_path`), made by
-``posenc lab train --all`` (``make lab``).
+The shipped checkpoints live in ``posenc_lab/shipped/<scheme>-<task>-seed<seed>.pt`` (:func:`shipped_path`) and
+``rope-lm-finetuned-<method>-seed<seed>.pt`` (:func:`finetuned_path`), made by ``posenc lab train --all``
+(``make lab``).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from posenc_lab import targets
 from posenc_lab.limits import (
     MAX_BATCH_SIZE,
     MAX_CHECKPOINT_BYTES,
+    MAX_LENGTH,
     MAX_PICKLE_BYTES,
     MAX_SEED,
     MAX_STEPS,
@@ -48,6 +51,7 @@ from posenc_lab.limits import (
     whole,
 )
 from posenc_lab.model import LabConfig, LabModel
+from posenc_lab.scaling import read_block
 from posenc_lab.schemes import SCHEMES
 from posenc_lab.settings import TASKS, TrainSettings
 
@@ -75,9 +79,14 @@ class Checkpoint:
         return self.model.config
 
 
-def shipped_path(scheme: str, task: str) -> Path:
-    """Where the shipped checkpoint of ``scheme`` trained on ``task`` lives."""
-    return SHIPPED / f"{scheme}-{task}.pt"
+def shipped_path(scheme: str, task: str, seed: int = 0) -> Path:
+    """Where the shipped checkpoint of ``scheme`` trained on ``task`` with ``seed`` lives."""
+    return SHIPPED / f"{scheme}-{task}-seed{seed}.pt"
+
+
+def finetuned_path(method: str, seed: int = 0) -> Path:
+    """Where the shipped RoPE language model of ``seed`` fine-tuned under ``method`` (a rope_type) lives."""
+    return SHIPPED / f"rope-lm-finetuned-{method}-seed{seed}.pt"
 
 
 def save(checkpoint: Checkpoint, path: str | os.PathLike) -> Path:
@@ -95,6 +104,9 @@ def save(checkpoint: Checkpoint, path: str | os.PathLike) -> Path:
         "seconds": float(checkpoint.seconds),
         "device": str(checkpoint.device),
     }
+    scaling = getattr(checkpoint.model.scheme, "scaling", None)
+    if scaling is not None:
+        data["rope_scaling"] = dict(scaling)
     return targets.write_atomically(path, lambda file: torch.save(data, file))
 
 
@@ -239,6 +251,8 @@ class Fields:
             "learning_rate": section.number("learning_rate", 0, 1),
             "seed": section.whole("seed", 0, MAX_SEED),
         }
+        if section.data.get("length") is not None:  # absent in checkpoints trained at their own L before it existed
+            values["length"] = section.whole("length", 2, MAX_LENGTH)
         try:
             return TrainSettings(**values)
         except ValueError as error:
@@ -259,13 +273,28 @@ class Fields:
                 raise self.error(f"state.{name}", f"must have shape {shape} (got {tuple(tensor.shape)})")
         return {name: tensor.float() for name, tensor in value.items()}
 
+    def scaling(self, config: LabConfig) -> dict | None:
+        """The RoPE scaling a model was fine-tuned under (``rope_scaling``; None when absent), read by the config
+        reader as an uploaded config.json's block is."""
+        block = self.data.get("rope_scaling")
+        if block is not None and config.scheme != "rope":
+            raise self.error("rope_scaling", f"is for RoPE models only (this one is {config.scheme})")
+        try:
+            return read_block(config, block)
+        except ValueError as error:
+            problem = f"is not a rope_scaling block the config reader accepts: {error}"
+            raise self.error("rope_scaling", problem) from None
+
     def checkpoint(self, device: str | torch.device) -> Checkpoint:
         config, settings = self.config(), self.settings()
+        scaling = self.scaling(config)
         losses = self.numbers("losses", MAX_STEPS)
         seconds = self.number("seconds", 0, 1e9)
         trained_on = self.device_name("device")
         model = LabModel(config)  # bounded: its config passed every check above
         model.load_state_dict(self.state(model))
+        if scaling is not None:
+            model.scheme.scaling = scaling
         model.to(device).eval()
         return Checkpoint(model, settings, losses, seconds, trained_on)
 

@@ -1,6 +1,6 @@
 """The lab's data, generated here (nothing downloaded), the same bytes on every machine.
 
-Two tasks:
+Three tasks:
 
 - ``lm``, language modelling on a generated text of "records": a record names a few variables with short
   lower-case names and three-digit values (``let kuvo = 482.``), then talks about them in sentences drawn from a
@@ -11,6 +11,9 @@ Two tasks:
   and A differ: fewer repeated letters in a string, so fewer places where the next letter is ambiguous from the
   last one alone). Trained on strings up to one length and asked for longer ones, a model's accuracy on the
   copied half shows whether it generalises.
+- ``passkey``, retrieval (after Mohtashami and Jaggi 2023): ``key 48213.`` set inside filler text, asked for at
+  the end (``key? 48213``). Filler is the grammar's sentences, which hold no digit, so the digits after ``key?`` can
+  come only from the one place they were set: a model that answers right at a distance d used what lay d bytes back.
 
 Randomness is SplitMix64 (Steele et al. 2014), written out here, so that the bytes depend on nothing that can
 change between Python or PyTorch versions; :data:`EVAL_SHA256` pins the held-out evaluation text.
@@ -96,6 +99,43 @@ def evaluation_text() -> bytes:
     if digest != EVAL_SHA256:
         raise RuntimeError(f"the evaluation text is not the pinned one (sha256 {digest}, expected {EVAL_SHA256})")
     return text
+
+
+PASSKEY_DIGITS = 5
+PASSKEY_SET, PASSKEY_ASK = "key ", "key? "  # "key 48213. " sets the passkey; "key? 48213\n" asks for it
+PASSKEY_FIXED = len(PASSKEY_SET) + PASSKEY_DIGITS + 2 + len(PASSKEY_ASK) + PASSKEY_DIGITS + 1
+"""The bytes of a passkey example that are not filler: ``key 48213. `` and ``key? 48213\n``."""
+
+
+def filler(rng: SplitMix64, n_bytes: int) -> str:
+    """``n_bytes`` of the grammar's sentences (no digits), cut at exactly ``n_bytes``."""
+    parts, size = [], 0
+    while size < n_bytes:
+        sentence = f"{rng.pick(SUBJECTS)} {rng.pick(VERBS)} {rng.pick(OBJECTS)}. "
+        parts.append(sentence)
+        size += len(sentence)
+    return "".join(parts)[:n_bytes]
+
+
+def passkey_example(rng: SplitMix64, length: int, before: int) -> tuple[bytes, int]:
+    """A passkey example of ``length`` + 1 bytes (``length`` inputs and one more target): ``before`` bytes of
+    filler, ``key DDDDD. ``, filler, ``key? DDDDD\n``; and where the asked digits start. The passkey's distance (from
+    its set digits to its asked ones) is then ``length - before - 9`` (:func:`passkey_distance`);
+    ``before`` is at most ``length + 1 -``
+    :data:`PASSKEY_FIXED` (no filler between)."""
+    if not isinstance(length, int) or isinstance(length, bool) or length + 1 < PASSKEY_FIXED:
+        raise ValueError(f"length must be a whole number of at least {PASSKEY_FIXED - 1} (got {length!r})")
+    room = length + 1 - PASSKEY_FIXED
+    if not isinstance(before, int) or isinstance(before, bool) or not 0 <= before <= room:
+        raise ValueError(f"before must be a whole number from 0 to {room} for length {length} (got {before!r})")
+    digits = "".join(str(rng.below(10)) for _ in range(PASSKEY_DIGITS))
+    head = f"{filler(rng, before)}{PASSKEY_SET}{digits}. {filler(rng, room - before)}{PASSKEY_ASK}"
+    return f"{head}{digits}\n".encode("ascii"), len(head)
+
+
+def passkey_distance(length: int, before: int) -> int:
+    """Bytes from a passkey's set digits to its asked digits in :func:`passkey_example`."""
+    return length - PASSKEY_DIGITS - before - len(PASSKEY_SET)
 
 
 def copy_example(rng: SplitMix64, length: int) -> tuple[bytes, int]:

@@ -15,6 +15,12 @@
   for an evaluation length of 2n + 1. ``accuracy`` is the share of :data:`COPY_EXAMPLES` examples whose every
   copied letter and the newline is the model's top choice (with the true prefix given: the same as greedy
   decoding's exact match); ``loss`` is the mean loss on those tokens.
+- ``passkey``: :data:`PASSKEY_EXAMPLES` retrieval examples that fill the evaluation length, the passkey set within
+  the first :data:`PASSKEY_LEAD` bytes, so that its distance to the question grows with the length
+  (:func:`posenc_lab.data.passkey_example`). ``accuracy`` is exact match of the asked digits, as for copy.
+
+Every result carries its standard error: over windows for lm (a window's scored tokens are not independent, so
+the error is the spread of the per-window means over √windows), sqrt(p(1 - p) / examples) for an accuracy.
 
 A learned table asked past its last row reports it (``past_table``, no loss) instead of raising or clamping.
 
@@ -34,15 +40,28 @@ from functools import cache
 import torch
 from torch.nn import functional as F
 
-from posenc_lab.data import EVAL_BYTES, EVAL_SEED, SplitMix64, copy_example, evaluation_text
+from posenc_lab.data import (
+    EVAL_BYTES,
+    EVAL_SEED,
+    PASSKEY_DIGITS,
+    PASSKEY_FIXED,
+    SplitMix64,
+    copy_example,
+    evaluation_text,
+    passkey_distance,
+    passkey_example,
+)
 from posenc_lab.limits import MAX_BATCH_SCORES, MAX_EVAL_SCORES, MAX_LENGTH, MAX_LENGTHS, MIN_LENGTH, shown
 from posenc_lab.model import LabConfig, LabModel
 from posenc_lab.schemes import PastTheTable
 from posenc_lab.train import IGNORE, TASKS
 
 MODES = ("sliding", "nonoverlapping")
-SCORED_TOKENS = 2048  # tokens scored per length and mode (lm): the same tokens for every scheme
+SCORED_TOKENS = 8192  # tokens scored per length and mode (lm): the same tokens for every scheme
 COPY_EXAMPLES = 64  # examples per length (copy)
+PASSKEY_EXAMPLES = 60  # examples per length (passkey): 0.5 to 8 x L of the default model within one evaluation's bound
+PASSKEY_LEAD = 8  # the passkey is set after 0 to PASSKEY_LEAD - 1 bytes of filler
+EXAMPLES = {"copy": COPY_EXAMPLES, "passkey": PASSKEY_EXAMPLES}
 
 
 @dataclass(frozen=True)
@@ -51,9 +70,12 @@ class LengthResult:
 
     length: int
     loss: float | None
-    accuracy: float | None = None  # copy only: exact-match share of the examples
+    accuracy: float | None = None  # copy and passkey: exact-match share of the examples
     past_table: bool = False  # a learned table asked for positions it has no row for
     note: str = ""  # why there is no loss, in one sentence
+    loss_se: float | None = None  # the loss's standard error (lm: over windows; else over examples)
+    accuracy_se: float | None = None  # sqrt(p (1 - p) / examples)
+    distance: float | None = None  # passkey: the mean distance from the set digits to the asked ones
 
     @property
     def perplexity(self) -> float | None:
@@ -63,10 +85,13 @@ class LengthResult:
         return math.exp(self.loss)
 
     def to_dict(self, task: str) -> dict:
-        row = {"length": self.length, "loss": self.loss, "perplexity": self.perplexity}
+        row = {"length": self.length, "loss": self.loss, "loss_se": self.loss_se, "perplexity": self.perplexity}
+        if task in EXAMPLES:
+            row["accuracy"], row["accuracy_se"] = self.accuracy, self.accuracy_se
         if task == "copy":
-            row["accuracy"] = self.accuracy
             row["letters"] = (self.length - 1) // 2
+        if task == "passkey":
+            row["distance"] = self.distance
         if self.past_table:
             row["past_table"] = True
             row["note"] = self.note
@@ -90,10 +115,10 @@ def check_lengths(lengths) -> tuple[int, ...]:
 
 
 def sequences_at(task: str, length: int, mode: str = "sliding", scored_tokens: int = SCORED_TOKENS) -> int:
-    """How many sequences of ``length`` tokens an evaluation runs: :data:`COPY_EXAMPLES` for copy, the lm text's
-    windows (:func:`lm_windows`) for lm."""
-    if task == "copy":
-        return COPY_EXAMPLES
+    """How many sequences of ``length`` tokens an evaluation runs: :data:`EXAMPLES` for copy and passkey, the lm
+    text's windows (:func:`lm_windows`) for lm."""
+    if task in EXAMPLES:
+        return EXAMPLES[task]
     stride = length if check_mode(mode) == "nonoverlapping" else max(length // 2, 1)
     count = max(scored_tokens // stride, 1)
     return max(min(count, (EVAL_BYTES - length - 1) // stride + 1), 1)
@@ -108,6 +133,19 @@ def attention_scores(
     return sum(sequences_at(task, n, mode, scored_tokens) * n * n * per_pair for n in lengths)
 
 
+def longest_fitting(
+    config: LabConfig, task: str, mode: str = "sliding", scored_tokens: int = SCORED_TOKENS
+) -> int | None:
+    """The longest single length (copy: an odd one, 2n + 1 for n letters) whose evaluation of ``task`` fits
+    :data:`~posenc_lab.limits.MAX_EVAL_SCORES` for ``config``; None if not even :data:`MIN_LENGTH` fits."""
+    step = 2 if task == "copy" else 1
+    top = MAX_LENGTH if MAX_LENGTH % 2 or step == 1 else MAX_LENGTH - 1
+    longest = range(top, MIN_LENGTH - 1, -step)
+    return next(
+        (n for n in longest if attention_scores(config, task, [n], mode, scored_tokens) <= MAX_EVAL_SCORES), None
+    )
+
+
 def check_work(
     config: LabConfig, task: str, lengths, mode: str = "sliding", scored_tokens: int = SCORED_TOKENS
 ) -> tuple[int, ...]:
@@ -117,12 +155,14 @@ def check_work(
     scores = attention_scores(config, task, lengths, mode, scored_tokens)
     if scores <= MAX_EVAL_SCORES:
         return lengths
-    longest = range(MAX_LENGTH, MIN_LENGTH - 1, -1)
-    fits = next((n for n in longest if attention_scores(config, task, [n], mode) <= MAX_EVAL_SCORES), None)
+    fits = longest_fitting(config, task, mode, scored_tokens)
     model = f"{config.n_heads} heads x {config.n_layers} layers"
     if task == "copy":
         asked = f"{COPY_EXAMPLES} copy examples at each length, {model}"
         longest = "" if fits is None else f"; one copy length up to {fits} tokens ({(fits - 1) // 2} letters) fits"
+    elif task == "passkey":
+        asked = f"{PASSKEY_EXAMPLES} passkey examples at each length, {model}"
+        longest = "" if fits is None else f"; one passkey length up to {fits} tokens fits"
     else:
         asked = f"{mode} lm windows at each length, {model}"
         longest = "" if fits is None else f"; one lm length up to {fits} tokens fits"
@@ -178,13 +218,16 @@ def token_losses(model: LabModel, windows: torch.Tensor, batch_tokens: int = 163
 
 
 def lm_result(model: LabModel, length: int, mode: str, scored_tokens: int = SCORED_TOKENS) -> LengthResult:
-    """The mean next-token loss at evaluation ``length`` cut per ``mode``."""
+    """The mean next-token loss at evaluation ``length`` cut per ``mode``, with its standard error over windows
+    (the spread of the windows' mean losses over √windows; 0 for one window)."""
     windows, first = lm_windows(length, mode, scored_tokens)
     try:
         losses = token_losses(model, windows)
     except PastTheTable as error:
         return LengthResult(length, None, past_table=True, note=str(error))
-    return LengthResult(length, float(losses[:, first:].mean()))
+    per_window = losses[:, first:].double().mean(dim=1)
+    spread = float(per_window.std()) / math.sqrt(per_window.numel()) if per_window.numel() > 1 else 0.0
+    return LengthResult(length, float(losses[:, first:].double().mean()), loss_se=spread)
 
 
 def position_losses(model: LabModel, length: int) -> torch.Tensor | None:
@@ -211,23 +254,65 @@ def copy_examples(length: int) -> tuple[torch.Tensor, torch.Tensor]:
     return inputs, targets
 
 
-def copy_result(model: LabModel, length: int, batch_tokens: int = 16384) -> LengthResult:
-    """Exact-match accuracy and mean loss on the copied letters of strings that fill ``length`` tokens."""
-    inputs, targets = copy_examples(length)
+@cache
+def passkey_examples(length: int) -> tuple[torch.Tensor, torch.Tensor, float]:
+    """(inputs (PASSKEY_EXAMPLES, length), targets with IGNORE except on the asked digits, the mean distance) for
+    passkeys set after 0 to :data:`PASSKEY_LEAD` - 1 bytes of filler (fewer where ``length`` has no room)."""
+    if length + 1 < PASSKEY_FIXED:
+        raise ValueError(f"lengths must be at least {PASSKEY_FIXED - 1} tokens for the passkey task (got {length})")
+    rng = SplitMix64(EVAL_SEED + 1_000_000 + length)
+    lead = min(PASSKEY_LEAD, length + 2 - PASSKEY_FIXED)
+    inputs = torch.zeros(PASSKEY_EXAMPLES, length, dtype=torch.long)
+    targets = torch.full((PASSKEY_EXAMPLES, length), IGNORE, dtype=torch.long)
+    distances = []
+    for row in range(PASSKEY_EXAMPLES):
+        before = rng.below(lead)
+        example, start = passkey_example(rng, length, before)
+        tokens = torch.tensor(list(example), dtype=torch.long)
+        inputs[row] = tokens[:-1]
+        targets[row, start - 1 : start - 1 + PASSKEY_DIGITS] = tokens[start : start + PASSKEY_DIGITS]
+        distances.append(passkey_distance(length, before))
+    return inputs, targets, sum(distances) / len(distances)
+
+
+def exact_result(model: LabModel, task: str, length: int, batch_tokens: int = 16384) -> LengthResult:
+    """Exact-match accuracy (every answer token the model's first choice, with the true prefix given: greedy
+    decoding's exact match) and mean loss on the answer tokens of ``task``'s examples that fill ``length`` tokens,
+    each with its standard error over the examples."""
+    if task == "copy":
+        (inputs, targets), distance = copy_examples(length), None
+    else:
+        inputs, targets, distance = passkey_examples(length)
     device = next(model.parameters()).device
     rows = batch_rows(model.config, length, batch_tokens)
     losses, right = [], []
     try:
         with torch.no_grad():
-            for start in range(0, COPY_EXAMPLES, rows):
+            for start in range(0, inputs.shape[0], rows):
                 logits = model(inputs[start : start + rows].to(device)).float().cpu()
                 target = targets[start : start + rows]
-                losses.append(F.cross_entropy(logits.transpose(1, 2), target, ignore_index=IGNORE, reduction="sum"))
+                loss = F.cross_entropy(logits.transpose(1, 2), target, ignore_index=IGNORE, reduction="none")
+                losses.append(loss.double().sum(dim=1) / (target != IGNORE).sum(dim=1))
                 right.append(((logits.argmax(dim=-1) == target) | (target == IGNORE)).all(dim=1))
     except PastTheTable as error:
         return LengthResult(length, None, past_table=True, note=str(error))
-    loss = float(sum(losses)) / int((targets != IGNORE).sum())
-    return LengthResult(length, loss, accuracy=float(torch.cat(right).float().mean()))
+    per_example, correct = torch.cat(losses), torch.cat(right).double()
+    answered = (targets != IGNORE).sum(dim=1).double()
+    loss = float((per_example * answered).sum() / answered.sum())  # per answer token, as the training loss
+    share, count = float(correct.mean()), correct.numel()
+    return LengthResult(
+        length,
+        loss,
+        accuracy=share,
+        loss_se=float(per_example.std()) / math.sqrt(count),
+        accuracy_se=math.sqrt(share * (1 - share) / count),
+        distance=distance,
+    )
+
+
+def copy_result(model: LabModel, length: int, batch_tokens: int = 16384) -> LengthResult:
+    """:func:`exact_result` of the copy task."""
+    return exact_result(model, "copy", length, batch_tokens)
 
 
 def evaluate(
@@ -243,6 +328,6 @@ def evaluate(
         raise ValueError(f"scored_tokens must be a whole number of at least 1 (got {shown(scored_tokens)})")
     lengths = check_work(model.config, task, lengths, mode, scored_tokens)
     model.eval()
-    if task == "copy":
-        return [copy_result(model, length) for length in lengths]
+    if task in EXAMPLES:
+        return [exact_result(model, task, length) for length in lengths]
     return [lm_result(model, length, mode, scored_tokens) for length in lengths]

@@ -9,7 +9,9 @@
 - An evaluation (:func:`posenc_lab.evaluate.evaluate`): lengths from :data:`MIN_LENGTH` to :data:`MAX_LENGTH`
   tokens, at most :data:`MAX_LENGTHS` different ones, and at most :data:`MAX_EVAL_SCORES` attention scores in all:
   sequences x length² x heads x layers, the work and the memory that grow with length (for the default model,
-  4 heads x 2 layers: two lm lengths of 4,096 tokens, or the copy task up to 724 tokens, 361 letters).
+  4 heads x 2 layers, with 8,192 lm tokens scored per length: one lm length of 4,096 tokens, the copy task up to
+  1,023 tokens (511 letters), the passkey task at the eight lengths 0.5 to 8 x L; what fits is computed by
+  :func:`posenc_lab.evaluate.longest_fitting`).
 - A checkpoint file (:func:`posenc_lab.checkpoints.load`): at most :data:`MAX_CHECKPOINT_BYTES` on disk, a zip
   whose compressed entries would inflate to no more (the Learned page's guard,
   :func:`posenc_core.models.table_files.check_torch_zip`), and a pickle of at most :data:`MAX_PICKLE_BYTES`.
@@ -41,7 +43,7 @@ MAX_SEED = 2**32 - 1
 
 MIN_LENGTH, MAX_LENGTH = 3, 4096  # evaluation lengths: 3 tokens (one copied letter) to 64 x the default L
 MAX_LENGTHS = 16  # different lengths in one evaluation (the lab's own use 8)
-MAX_EVAL_SCORES = 2**28  # attention scores one evaluation computes: sequences x length² x heads x layers
+MAX_EVAL_SCORES = 2**29  # attention scores one evaluation computes: sequences x length² x heads x layers
 MAX_BATCH_SCORES = 2**26  # attention scores in one forward pass (256 MB in float32): rows per batch are cut to fit
 
 MAX_CHECKPOINT_BYTES = 2 * MAX_PARAMETERS + (4 << 20)  # float16 weights of the largest model, and room for the rest

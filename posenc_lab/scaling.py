@@ -8,9 +8,9 @@ returns is the one that reader would hand the figures, checked key by key as tra
 scheme then computes its frequencies from it with ``posenc_core.rope.scaling.inv_freq``.
 
 Keys a method needs that a person may not give get published values: Llama 3.1's ``low_freq_factor`` 1 and
-``high_freq_factor`` 4; for LongRoPE, ``short_factor`` all ones and a ``long_factor`` that rises geometrically
-from 1 on the fastest pair to ``factor`` on the slowest (LongRoPE searches its lists per model; this ramp stands
-in for a search, and says so where it is shown).
+``high_freq_factor`` 4; for LongRoPE, ``short_factor`` all ones. LongRoPE's ``long_factor`` has no published
+default: the method searches it per model (:mod:`posenc_lab.longrope_search` does, for the lab's RoPE models), so
+it must be given.
 """
 
 from __future__ import annotations
@@ -26,13 +26,6 @@ SCALING_TYPES = tuple(core_scaling.ROPE_SCALING_FUNCTIONS)
 LLAMA3_DEFAULTS = {"low_freq_factor": 1.0, "high_freq_factor": 4.0}  # Llama 3.1's config.json
 
 
-def longrope_ramp(pairs: int, factor: float) -> list[float]:
-    """Per-pair divisors rising geometrically from 1 (pair 0, the fastest) to ``factor`` (the slowest)."""
-    if pairs == 1:
-        return [float(factor)]
-    return [float(factor) ** (i / (pairs - 1)) for i in range(pairs)]
-
-
 def scaling_block(config: LabConfig, rope_type: str, factor: float | None = None, **keys: Any) -> dict | None:
     """The ``rope_scaling`` block of a config.json for ``rope_type`` (None for ``default``), before reading."""
     if rope_type not in SCALING_TYPES:
@@ -44,10 +37,13 @@ def scaling_block(config: LabConfig, rope_type: str, factor: float | None = None
         block["factor"] = factor
     if rope_type == "llama3":
         block.update({key: value for key, value in LLAMA3_DEFAULTS.items() if key not in keys})
-    if rope_type == "longrope" and isinstance(factor, int | float) and not isinstance(factor, bool) and factor > 0:
-        pairs = config.head_dim // 2
-        block.setdefault("short_factor", [1.0] * pairs)
-        block.setdefault("long_factor", longrope_ramp(pairs, factor))
+    if rope_type == "longrope":
+        if keys.get("long_factor") is None:
+            raise ValueError(
+                "long_factor must be given for longrope: LongRoPE searches its per-pair factors for each model "
+                "(the lab's searched ones are in results.json, by_seed.<seed>.longrope.factors)"
+            )
+        block.setdefault("short_factor", [1.0] * (config.head_dim // 2))
     block.update({key: value for key, value in keys.items() if value is not None})
     return block
 
@@ -70,9 +66,16 @@ def config_json(config: LabConfig, block: dict | None) -> dict:
 def rope_scaling(config: LabConfig, rope_type: str, factor: float | None = None, **keys: Any) -> dict | None:
     """The ``rope_scaling`` dict the config reader makes of ``rope_type`` with ``factor`` and ``keys`` for a model
     trained at ``config.max_len`` (None for ``default``); ValueError naming the key for a value out of range."""
-    block = scaling_block(config, rope_type, factor, **keys)
+    return read_block(config, scaling_block(config, rope_type, factor, **keys))
+
+
+def read_block(config: LabConfig, block: dict | None) -> dict | None:
+    """``block`` (a config.json ``rope_scaling``, None for none) as the config reader makes it for a model of
+    ``config``, checked key by key and by the frequencies it gives; ValueError naming what is wrong."""
     if block is None:
         return None
+    if not isinstance(block, dict):
+        raise ValueError(f"rope_scaling must be a dict or None (got {type(block).__name__})")
     scaling = from_hf_config(config_json(config, block)).preset.rope_scaling
     core_scaling.inv_freq(  # the checks the frequencies themselves make (e.g. list lengths), before a model runs
         config.head_dim, config.rope_base, scaling, seq_len=config.max_len, max_position_embeddings=config.max_len

@@ -5,6 +5,9 @@
 - ``copy``: one example per row, ``<n letters>|<the same letters>\\n`` with n from 1 to :data:`COPY_LETTERS` (and
   (L - 1) // 2, so that it fits the trained length L); the loss is on the copied letters only (the task), padding
   ignored. "Trained on strings up to 20 letters, asked for 40" (Kazemnejad et al. 2023).
+- ``passkey``: one retrieval example of L tokens per row (:func:`posenc_lab.data.passkey_example`), the passkey set
+  at a random place, so that its distance to the question runs over every distance that fits L; the loss is on the
+  asked digits only.
 
 AdamW with a linear warm-up and a cosine decay (as nanoGPT). ``on_step(step, steps, loss)`` is called after each
 step, for a progress bar.
@@ -23,14 +26,14 @@ from torch.nn import functional as F
 
 from posenc_core.device import resolve_device
 from posenc_lab.checkpoints import Checkpoint
-from posenc_lab.data import SplitMix64, copy_example, generated_text
+from posenc_lab.data import PASSKEY_DIGITS, PASSKEY_FIXED, SplitMix64, copy_example, generated_text, passkey_example
 from posenc_lab.model import LabConfig, LabModel
 from posenc_lab.settings import TASKS, TrainSettings  # noqa: F401  (TASKS: still posenc_lab.train.TASKS)
 
 TRAIN_SEED = 1  # the training text's seed (the evaluation text has its own: posenc_lab.data.EVAL_SEED)
 TRAIN_BYTES = 1 << 20
 IGNORE = -100  # a target the loss skips (cross_entropy's ignore_index)
-DEFAULT_STEPS = {"lm": 1000, "copy": 6000}  # the shipped checkpoints' steps per task
+DEFAULT_STEPS = {"lm": 1000, "copy": 6000, "passkey": 2000}  # the shipped checkpoints' steps per task
 COPY_LETTERS = 20  # the longest training string of the copy task (its example is 2n + 1 = 41 tokens, within L)
 
 
@@ -61,6 +64,31 @@ def copy_batch(rng: SplitMix64, length: int, batch_size: int) -> tuple[torch.Ten
     return inputs, targets
 
 
+def passkey_batch(rng: SplitMix64, length: int, batch_size: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """(inputs, targets), each (B, ``length``): one passkey example per row, set after 0 to all the filler there is
+    room for (uniform), targets only on the asked digits."""
+    room = length + 1 - PASSKEY_FIXED
+    if room < 0:
+        raise ValueError(f"length must be at least {PASSKEY_FIXED - 1} tokens for the passkey task (got {length})")
+    inputs = torch.zeros(batch_size, length, dtype=torch.long)
+    targets = torch.full((batch_size, length), IGNORE, dtype=torch.long)
+    for row in range(batch_size):
+        example, start = passkey_example(rng, length, rng.below(room + 1))
+        tokens = torch.tensor(list(example), dtype=torch.long)
+        inputs[row] = tokens[:-1]
+        targets[row, start - 1 : start - 1 + PASSKEY_DIGITS] = tokens[start : start + PASSKEY_DIGITS]
+    return inputs, targets
+
+
+def task_batch(task: str, text: torch.Tensor | None, rng: SplitMix64, length: int, batch_size: int):
+    """One training batch of ``task`` (``text``: the lm task's training text)."""
+    if task == "lm":
+        return lm_batch(text, rng, length, batch_size)
+    if task == "copy":
+        return copy_batch(rng, length, batch_size)
+    return passkey_batch(rng, length, batch_size)
+
+
 def learning_rate(step: int, settings: TrainSettings) -> float:
     """Linear warm-up over the first 10% of the steps, then a cosine decay to a tenth of the peak."""
     warm = max(settings.steps // 10, 1)
@@ -76,20 +104,25 @@ def train(
     *,
     device: str | torch.device = "cpu",
     on_step: Callable[[int, int, float], None] | None = None,
+    start: LabModel | None = None,
 ) -> tuple[LabModel, list[float]]:
-    """A model of ``config`` trained per ``settings`` on ``device``; and its loss at every step."""
+    """A model of ``config`` trained per ``settings`` on ``device`` (from ``start``'s weights and RoPE scaling if
+    given, else from seeded random weights) on sequences of ``settings.length`` tokens (L if None); and its loss at
+    every step."""
     torch.manual_seed(settings.seed)
     model = LabModel(config).to(device)
+    if start is not None:
+        model.load_state_dict(start.state_dict())
+        if hasattr(start.scheme, "scaling"):  # RoPE: fine-tuned under the scaling it will be used with
+            model.scheme.scaling = start.scheme.scaling
+    length = settings.length or config.max_len
     optimiser = torch.optim.AdamW(model.parameters(), lr=settings.learning_rate, weight_decay=0.01)
     rng = SplitMix64(settings.seed)
     text = training_text() if settings.task == "lm" else None
     losses = []
     model.train()
     for step in range(settings.steps):
-        if text is not None:
-            inputs, targets = lm_batch(text, rng, config.max_len, settings.batch_size)
-        else:
-            inputs, targets = copy_batch(rng, config.max_len, settings.batch_size)
+        inputs, targets = task_batch(settings.task, text, rng, length, settings.batch_size)
         inputs, targets = inputs.to(device), targets.to(device)
         logits = model(inputs)
         loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1), ignore_index=IGNORE)

@@ -1,7 +1,7 @@
 """``posenc lab``: train the length lab's tiny models and evaluate them at lengths they were not trained at.
 
     posenc lab train --scheme rope --task lm --steps 400 --seed 0 --out rope.pt   # one checkpoint
-    posenc lab train --all                    # the twelve shipped checkpoints and results.json (make lab)
+    posenc lab train --all                    # every shipped checkpoint, three seeds, and results.json (make lab)
     posenc lab eval --scheme alibi --lengths 64,128,512 --mode nonoverlapping
     posenc lab eval --scheme rope --scaling yarn --factor 4 --beta-fast 16 --json
 
@@ -22,15 +22,15 @@ import argparse
 import json
 import math
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
-from posenc.commands.lab_progress import Progress, duration
+from posenc.commands import lab_all
+from posenc.commands.lab_progress import Progress
 from posenc_core.device import resolve_device
 from posenc_core.rope.scaling_keys import SCALING_KEYS, keys_of
 from posenc_lab import checkpoints, results, targets
-from posenc_lab.evaluate import MODES, check_work, evaluate
+from posenc_lab.evaluate import MODES, SCORED_TOKENS, check_work, evaluate, longest_fitting
 from posenc_lab.limits import (
     MAX_BATCH_SIZE,
     MAX_CHECKPOINT_BYTES,
@@ -42,9 +42,10 @@ from posenc_lab.limits import (
     MIN_LENGTH,
     SIZE_BOUNDS,
 )
+from posenc_lab.model import LabConfig
 from posenc_lab.scaling import SCALING_TYPES, rope_scaling
 from posenc_lab.schemes import SCHEMES
-from posenc_lab.train import DEFAULT_STEPS, TASKS, TrainSettings, train_checkpoint
+from posenc_lab.train import COPY_LETTERS, DEFAULT_STEPS, TASKS, TrainSettings, train_checkpoint
 
 INTERRUPTED = 130  # the shell's status for a process stopped by Ctrl-C (128 + SIGINT)
 USAGE_ERROR = 2
@@ -58,11 +59,14 @@ TRAIN_BOUNDS = (
     f"Bounds, checked before training: --steps 1 to {MAX_STEPS:,}, --batch-size 1 to {MAX_BATCH_SIZE:,}, --seed 0 "
     f"to {MAX_SEED:,}. Past them: one line, status 2."
 )
+_LONGEST = {task: longest_fitting(LabConfig(), task) for task in TASKS}
 EVAL_BOUNDS = (
     f"Bounds, checked before evaluating: lengths {MIN_LENGTH} to {MAX_LENGTH:,} tokens, each evaluated once, at most "
     f"{MAX_LENGTHS} different ones, and at most {MAX_EVAL_SCORES:,} attention scores in all (sequences x length^2 x "
-    "heads x layers: for the default model, two lm lengths of 4,096 tokens, or the copy task up to 724 tokens, 361 "
-    f"letters). A checkpoint is read only if it is at most {MAX_CHECKPOINT_BYTES:,} bytes, its zip inflates to no "
+    f"heads x layers: for the default model, {SCORED_TOKENS:,} lm tokens scored per length, one lm length up to "
+    f"{_LONGEST['lm']:,} tokens, the copy task up to {_LONGEST['copy']:,} tokens, {(_LONGEST['copy'] - 1) // 2:,} "
+    f"letters, or the passkey task up to {_LONGEST['passkey']:,}). A checkpoint is read only if it is at most "
+    f"{MAX_CHECKPOINT_BYTES:,} bytes, its zip inflates to no "
     "more, and its model's sizes are within "
     + ", ".join(f"{name} {least:,}-{most:,}" for name, (least, most) in SIZE_BOUNDS.items())
     + ". Past them: one line, status 2."
@@ -101,8 +105,17 @@ def parser() -> argparse.ArgumentParser:
         "train", help="train one scheme, or --all of them (the shipped checkpoints)", epilog=TRAIN_BOUNDS
     )
     train.add_argument("--scheme", choices=SCHEMES, help="the position scheme to train")
-    train.add_argument("--all", action="store_true", help="every scheme on both tasks, then results.json")
-    train.add_argument("--task", choices=TASKS, help="lm (the generated text, the default) or copy")
+    train.add_argument(
+        "--all",
+        action="store_true",
+        help="every scheme on every task for each of --seeds, the RoPE fine-tunes and LongRoPE search, then "
+        "results.json",
+    )
+    train.add_argument("--task", choices=TASKS, help="lm (the generated text, the default), copy or passkey")
+    seeds = "with --all: comma-separated seeds (default: " + ",".join(map(str, results.SEEDS)) + ", the shipped ones)"
+    train.add_argument("--seeds", type=_seeds, default=results.SEEDS, help=seeds)
+    resume = "with --all: keep a checkpoint already in the folder that was trained with the same settings"
+    train.add_argument("--resume", action="store_true", help=resume)
     steps = f"optimiser steps, 1 to {MAX_STEPS:,} (default per task: {DEFAULT_STEPS})"
     train.add_argument("--steps", type=int, help=steps)
     batch = f"sequences per step, 1 to {MAX_BATCH_SIZE:,} (default 32)"
@@ -121,6 +134,8 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--scheme", choices=SCHEMES, help="the shipped checkpoint's scheme (or give --checkpoint)")
     check.add_argument("--task", choices=TASKS, help="lm or copy (default: the checkpoint's task, else lm)")
     check.add_argument("--checkpoint", type=Path, help="a checkpoint file (default: the shipped one)")
+    shipped_seed = "which shipped seed's checkpoint (default 0; one of " + ", ".join(map(str, results.SEEDS)) + ")"
+    check.add_argument("--seed", type=int, choices=results.SEEDS, default=0, help=shipped_seed)
     lengths = (
         f"comma-separated token counts, {MIN_LENGTH} to {MAX_LENGTH:,}, each once, at most {MAX_LENGTHS} "
         "(default: 0.5 to 8 x L); bounded in all as below"
@@ -144,34 +159,42 @@ def run_train(args: argparse.Namespace) -> int:
     """Check the sizes and every file the run will write, then train (nothing is trained when one is refused)."""
     checked = _bounded(args)
     device = resolve_device(args.device)
-    batch = {"batch_size": args.batch_size, "seed": args.seed}
     if args.all:
         if args.scheme or args.task:
-            raise UsageError("--all trains every scheme on both tasks: leave out --scheme and --task")
-        folder = Path(args.out) if args.out is not None else checkpoints.SHIPPED
+            raise UsageError("--all trains every scheme on every task: leave out --scheme and --task")
         if args.out is not None and not args.out.strip():
             raise UsageError("--out needs a folder name (got '')")
-        for task in TASKS:
-            for scheme in SCHEMES:
-                checkpoints.check_target(folder / checkpoints.shipped_path(scheme, task).name)
+        folder = Path(args.out) if args.out is not None else checkpoints.SHIPPED
+        plan = lab_all.Plan(tuple(args.seeds), checked, args.batch_size, folder, args.resume)
+        for path in plan.paths():
+            checkpoints.check_target(path)
         targets.check_target(folder / results.RESULTS.name, results.holds_results, "results")
-        return train_all(checked, batch, device, folder)
+        try:
+            return lab_all.train_all(plan, device)
+        except lab_all.Interrupted as stop:
+            print(f"posenc lab: interrupted: results.json not written ({stop.kept} checkpoints kept)", file=sys.stderr)
+            return INTERRUPTED
+        except OSError as error:
+            raise UsageError(f"could not write in {folder} ({_why(error)}); checkpoints written are kept") from None
     if not args.scheme:
         raise UsageError("train needs --scheme (one of " + ", ".join(SCHEMES) + ") or --all")
     task = args.task or "lm"
-    settings = TrainSettings(task=task, steps=checked or DEFAULT_STEPS[task], **batch)
-    out = checkpoints.check_target(args.out if args.out is not None else checkpoints.shipped_path(args.scheme, task))
+    steps = checked or DEFAULT_STEPS[task]
+    settings = TrainSettings(task=task, steps=steps, batch_size=args.batch_size, seed=args.seed)
+    default = checkpoints.shipped_path(args.scheme, task, args.seed)
+    out = checkpoints.check_target(args.out if args.out is not None else default)
     checkpoint = _train_one(args.scheme, settings, device, out)
     return INTERRUPTED if checkpoint is None else 0
 
 
 def _bounded(args: argparse.Namespace) -> int | None:
-    """``--steps`` (None: the task's default), once it and ``--batch-size`` and ``--seed`` are within their bounds
+    """``--steps`` (None: the task's default), once it and ``--batch-size`` and the seeds are within their bounds
     (stated in ``--help``); UsageError naming the option otherwise."""
     for option, value, least, most in (
         ("--steps", args.steps, 1, MAX_STEPS),
         ("--batch-size", args.batch_size, 1, MAX_BATCH_SIZE),
         ("--seed", args.seed, 0, MAX_SEED),
+        *(("--seeds", seed, 0, MAX_SEED) for seed in args.seeds),
     ):
         if value is not None and not least <= value <= most:
             shown = f"{value}" if abs(value) < 10**30 else f"a {len(str(abs(value)))}-digit number"
@@ -179,49 +202,19 @@ def _bounded(args: argparse.Namespace) -> int | None:
     return args.steps
 
 
-def train_all(steps: int | None, batch: dict, device, folder: Path) -> int:
-    """Every scheme on both tasks into ``folder`` (``<scheme>-<task>.pt``), then ``results.json`` beside them;
-    ``batch`` holds the batch size and seed every run shares."""
-    started, trained = time.perf_counter(), {}
-    for task in TASKS:
-        for scheme in SCHEMES:
-            settings = TrainSettings(task=task, steps=steps or DEFAULT_STEPS[task], **batch)
-            path = folder / checkpoints.shipped_path(scheme, task).name
-            checkpoint = _train_one(scheme, settings, device, path, done=len(trained))
-            if checkpoint is None:
-                return INTERRUPTED
-            trained[scheme, task] = checkpoints.load(path, device)  # as saved (float16): what the page loads
-    print("evaluating every checkpoint for results.json ...", file=sys.stderr, flush=True)
-    evaluated = time.perf_counter()
-    try:
-        written = results.save_results(results.build_results(trained), folder / results.RESULTS.name)
-    except KeyboardInterrupt:
-        print(f"posenc lab: interrupted: results.json not written ({len(trained)} checkpoints kept)", file=sys.stderr)
-        return INTERRUPTED
-    except OSError as error:
-        raise UsageError(
-            f"could not write results.json in {folder} ({_why(error)}; {len(trained)} checkpoints kept)"
-        ) from None
-    print(f"wrote {written} in {duration(time.perf_counter() - evaluated)}")
-    total = time.perf_counter() - started
-    print(f"total: {len(trained)} checkpoints and their results in {duration(total)} ({total:.0f} s) on {device.type}")
-    return 0
-
-
-def _train_one(scheme: str, settings: TrainSettings, device, out: Path, done: int = 0):
+def _train_one(scheme: str, settings: TrainSettings, device, out: Path):
     """Train and save one checkpoint; None (nothing written) if interrupted; UsageError if the disk refuses it."""
     progress = Progress(f"{scheme}-{settings.task}")
-    kept = f" ({done} checkpoints written before it are kept; no results.json)" if done else ""
     try:
         checkpoint = train_checkpoint(scheme, settings, device=device, on_step=progress)
         path = checkpoints.save(checkpoint, out)
     except KeyboardInterrupt:
         progress.close()
-        print(f"posenc lab: interrupted: no checkpoint written{kept}", file=sys.stderr)
+        print("posenc lab: interrupted: no checkpoint written", file=sys.stderr)
         return None
     except OSError as error:  # a full disk, a folder removed or made read-only while training
         progress.close()
-        raise UsageError(f"could not write {out} ({_why(error)}): no checkpoint written{kept}") from None
+        raise UsageError(f"could not write {out} ({_why(error)}): no checkpoint written") from None
     final = checkpoint.losses[-1]
     print(
         f"wrote {path}: {scheme} on {settings.task}, {settings.steps} steps in {checkpoint.seconds:.1f} s "
@@ -239,12 +232,14 @@ def run_eval(args: argparse.Namespace) -> int:
     device = resolve_device(args.device)
     if args.checkpoint is None and args.scheme is None:
         raise UsageError("eval needs --scheme (one of " + ", ".join(SCHEMES) + ") or --checkpoint")
-    path = args.checkpoint or checkpoints.shipped_path(args.scheme, args.task or "lm")
+    if args.checkpoint is not None and args.seed != 0:
+        raise UsageError("--seed chooses a shipped checkpoint: leave it out with --checkpoint")
+    path = args.checkpoint or checkpoints.shipped_path(args.scheme, args.task or "lm", args.seed)
     checkpoint = checkpoints.load(path, device)
     scheme, task = checkpoint.config.scheme, args.task or checkpoint.settings.task
     if args.scheme and args.scheme != scheme:
         raise UsageError(f"checkpoint {path} was trained with scheme {scheme}, not {args.scheme}")
-    lengths = results.lengths_for(checkpoint.config.max_len) if args.lengths is None else args.lengths
+    lengths = default_lengths(checkpoint.config.max_len, task) if args.lengths is None else args.lengths
     lengths = check_work(checkpoint.config, task, lengths, args.mode)  # each once, the work bounded: before any
     scaling = scaling_of(args, checkpoint)
     if scaling is not None:
@@ -261,6 +256,14 @@ def run_eval(args: argparse.Namespace) -> int:
     report = _finite(report)
     print(json.dumps(report, indent=1, allow_nan=False) if args.json else as_text(report))
     return 0
+
+
+def default_lengths(train_length: int, task: str) -> list[int]:
+    """The lengths the lab's results use for ``task``: strings of half to four times the trained letters for copy
+    (:func:`posenc_lab.results.copy_lengths_for`), else half to eight times L."""
+    if task == "copy":
+        return results.copy_lengths_for(min(COPY_LETTERS, (train_length - 1) // 2))
+    return results.lengths_for(train_length)
 
 
 def scaling_of(args: argparse.Namespace, checkpoint: checkpoints.Checkpoint) -> dict | None:
@@ -310,6 +313,14 @@ def _finite(value: Any) -> Any:
 
 def _cell(value: float | None, width: int, digits: int) -> str:
     return f"{'-':>{width}}" if value is None else f"{value:>{width}.{digits}f}"
+
+
+def _seeds(text: str) -> tuple[int, ...]:
+    try:
+        seeds = tuple(dict.fromkeys(int(part) for part in text.split(",")))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seeds must be comma-separated whole numbers (got {text!r})") from None
+    return seeds
 
 
 def _lengths(text: str) -> list[int]:

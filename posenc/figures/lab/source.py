@@ -31,8 +31,8 @@ def results_path() -> Path:
     return folder() / "results.json"
 
 
-def checkpoint_path(scheme: str, task: str = "lm") -> Path:
-    return folder() / f"{scheme}-{task}.pt"
+def checkpoint_path(scheme: str, task: str = "lm", seed: int = 0) -> Path:
+    return folder() / checkpoints.shipped_path(scheme, task, seed).name
 
 
 def _stamp(path: Path) -> float:
@@ -42,10 +42,16 @@ def _stamp(path: Path) -> float:
         return -1.0
 
 
-def results() -> dict:
-    """The lab's results (layout: :mod:`posenc_lab.results`); CheckpointError (a ValueError) when missing."""
+def all_results() -> dict:
+    """The lab's results of every seed (layout: :mod:`posenc_lab.results`); CheckpointError (a ValueError) when
+    missing."""
     path = results_path()
     return _results(str(path), _stamp(path))
+
+
+def results() -> dict:
+    """The first shipped seed's results in the layout of one run (:func:`posenc_lab.results.seed_view`)."""
+    return lab_results.seed_view(all_results())
 
 
 @functools.lru_cache(maxsize=4)
@@ -91,12 +97,15 @@ sessions must not run the same model at once."""
 
 def scaled_rows(rope_type: str, factor: float, mode: str) -> list[dict]:
     """The RoPE lm checkpoint's rows at the results' lengths under ``rope_type`` at ``factor`` (no retraining):
-    the shipped rows when they are these, else evaluated now (cached per file, type, factor and mode)."""
+    the shipped rows when they are these, else evaluated now (cached per file, type, factor and mode); none for
+    LongRoPE away from the shipped factor (its factors are searched per factor, :mod:`posenc_lab.longrope_search`)."""
     shipped = results().get("scaling", {})
     if shipped.get("factor") == factor and shipped.get("mode") == mode and rope_type in shipped.get("rows", {}):
         return shipped["rows"][rope_type]
     if rope_type == "default":  # no scaling: the same rows as the scheme's own
         return results()["lm"][mode]["rope"]
+    if rope_type == "longrope":  # its factors are searched for the shipped factor only
+        return []
     path = checkpoint_path("rope")
     return _scaled(str(path), _stamp(path), rope_type, float(factor), mode, tuple(results()["lengths"]))
 
