@@ -1,16 +1,20 @@
 """Evaluation past the trained length: the windows are cut as documented, loss and perplexity agree, a run is
-deterministic, copy accuracy is exact match, a learned table past its rows is reported, bad input names itself."""
+deterministic, copy and passkey accuracy are exact match, every row carries its standard error (by hand), a learned
+table past its rows is reported, the work is bounded, bad input names itself."""
 
 from __future__ import annotations
 
 import math
+import re
+import statistics
 
 import pytest
 import torch
 from torch.nn import functional as F
 
 from posenc_lab import evaluate as ev
-from posenc_lab.limits import MAX_BATCH_SCORES, MAX_EVAL_SCORES
+from posenc_lab.data import PASSKEY_DIGITS
+from posenc_lab.limits import MAX_BATCH_SCORES, MAX_EVAL_SCORES, MAX_LENGTH
 from posenc_lab.model import LabConfig, LabModel
 from posenc_lab.train import IGNORE
 
@@ -38,20 +42,39 @@ def test_sliding_windows_move_by_half_and_score_the_last_half():
 
 def test_the_loss_is_the_mean_cross_entropy_of_the_scored_tokens_by_hand():
     model = _model()
-    windows, first = ev.lm_windows(24, "sliding")
+    windows, first = ev.lm_windows(24, "sliding", scored_tokens=1200)
     with torch.no_grad():
         logits = model(windows[:, :-1])
     expected = F.cross_entropy(logits[:, first:].reshape(-1, 256), windows[:, 1 + first :].reshape(-1))
-    (result,) = ev.evaluate(model, "lm", [24], "sliding")
+    (result,) = ev.evaluate(model, "lm", [24], "sliding", scored_tokens=1200)
     assert result.loss == pytest.approx(float(expected), rel=1e-5)
     assert result.perplexity == pytest.approx(math.exp(result.loss))
-    assert result.to_dict("lm") == {"length": 24, "loss": result.loss, "perplexity": result.perplexity}
+    row = {"length": 24, "loss": result.loss, "loss_se": result.loss_se, "perplexity": result.perplexity}
+    assert result.to_dict("lm") == row
+
+
+@pytest.mark.parametrize("mode", ev.MODES)
+def test_the_lm_standard_error_is_the_spread_of_the_window_means_by_hand(mode):
+    model = _model("rope")
+    windows, first = ev.lm_windows(16, mode, scored_tokens=256)
+    with torch.no_grad():
+        logits = model(windows[:, :-1])
+    means = []
+    for row in range(windows.shape[0]):  # each window's mean loss over its scored tokens, one at a time
+        scored = F.cross_entropy(logits[row, first:], windows[row, 1 + first :])
+        means.append(float(scored))
+    (result,) = ev.evaluate(model, "lm", [16], mode, scored_tokens=256)
+    assert len(means) > 10 and result.loss == pytest.approx(statistics.fmean(means), rel=1e-5)
+    assert result.loss_se == pytest.approx(statistics.stdev(means) / math.sqrt(len(means)), rel=1e-4)
+    assert 0 < result.loss_se < result.loss / 10
+    (alone,) = ev.evaluate(model, "lm", [16], mode, scored_tokens=8)  # one window: no spread to measure
+    assert ev.lm_windows(16, mode, scored_tokens=8)[0].shape[0] == 1 and alone.loss_se == 0.0
 
 
 def test_evaluation_is_deterministic_and_small_batches_change_nothing():
     model = _model("rope")
-    once = ev.evaluate(model, "lm", [8, 40], "nonoverlapping")
-    assert once == ev.evaluate(model, "lm", [8, 40], "nonoverlapping")
+    once = ev.evaluate(model, "lm", [8, 40], "nonoverlapping", scored_tokens=1200)
+    assert once == ev.evaluate(model, "lm", [8, 40], "nonoverlapping", scored_tokens=1200)
     windows, _ = ev.lm_windows(40, "nonoverlapping")
     assert torch.allclose(ev.token_losses(model, windows), ev.token_losses(model, windows, batch_tokens=200), atol=1e-5)
 
@@ -83,26 +106,82 @@ def test_copy_examples_put_targets_on_the_copied_letters_only():
     assert bytes(target[5:].tolist()) == letters + b"\n" and (target[:5] == IGNORE).all()
 
 
-def test_copy_accuracy_is_exact_match_of_the_whole_copy():
-    _, targets = ev.copy_examples(9)
+class Oracle(torch.nn.Module):
+    """Knows the examples (``inputs``, ``targets``): predicts every target right (logit 50 on it, 0 elsewhere),
+    except a wrong answer at ``column`` in the first ``wrong`` examples."""
 
-    class Oracle(torch.nn.Module):
-        """Predicts every target right, except a wrong letter in the first ``wrong`` examples."""
+    def __init__(self, inputs: torch.Tensor, targets: torch.Tensor, wrong: int, column: int):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.zeros(1))
+        self.config = LabConfig()  # its batches are cut as the default model's
+        self.rows = {tuple(row.tolist()): index for index, row in enumerate(inputs)}
+        self.answer = targets.clamp(min=0).clone()
+        self.answer[:wrong, column] = (self.answer[:wrong, column] + 1) % 256
 
-        def __init__(self, wrong: int):
-            super().__init__()
-            self.weight, self.wrong = torch.nn.Parameter(torch.zeros(1)), wrong
-            self.config = LabConfig()  # its batches are cut as the default model's
+    def forward(self, tokens):
+        picked = [self.rows[tuple(row.tolist())] for row in tokens]  # the examples of this batch, whatever its size
+        return F.one_hot(self.answer[picked], 256).float() * 50
 
-        def forward(self, tokens):
-            answer = targets.clamp(min=0).clone()
-            answer[: self.wrong, 5] = (answer[: self.wrong, 5] + 1) % 256
-            return F.one_hot(answer, 256).float() * 50
 
-    assert ev.copy_result(Oracle(0), 9).accuracy == 1.0
-    assert ev.copy_result(Oracle(16), 9).accuracy == pytest.approx(1 - 16 / ev.COPY_EXAMPLES)
-    row = ev.copy_result(Oracle(16), 9).to_dict("copy")
-    assert row["letters"] == 4 and set(row) == {"length", "loss", "perplexity", "accuracy", "letters"}
+def _oracle(task: str, length: int, wrong: int, column: int) -> Oracle:
+    inputs, targets = ev.copy_examples(length) if task == "copy" else ev.passkey_examples(length)[:2]
+    return Oracle(inputs, targets, wrong, column)
+
+
+# copy at 9 tokens: 4 letters, 5 answer tokens (the letters and the newline); passkey: the 5 asked digits
+@pytest.mark.parametrize(("task", "length", "column"), [("copy", 9, 5), ("passkey", 30, 30 - 6)])
+@pytest.mark.parametrize("wrong", [0, 1, 15, 60])
+def test_accuracy_is_exact_match_with_its_standard_error_by_hand(task, length, column, wrong):
+    """An answer wrong in one of its 5 tokens loses the whole example; its loss there is 50 (its logit margin),
+    so 10 per answer token, 0 on a right example: the loss and its spread follow by hand."""
+    count = ev.EXAMPLES[task]
+    result = ev.exact_result(_oracle(task, length, wrong, column), task, length)
+    share = 1 - wrong / count
+    assert result.accuracy == pytest.approx(share)
+    assert result.accuracy_se == pytest.approx(math.sqrt(share * (1 - share) / count))
+    per_example = [10.0] * wrong + [0.0] * (count - wrong)
+    assert result.loss == pytest.approx(statistics.fmean(per_example), abs=1e-6)
+    assert result.loss_se == pytest.approx(statistics.stdev(per_example) / math.sqrt(count), abs=1e-6)
+    batched = ev.exact_result(_oracle(task, length, wrong, column), task, length, batch_tokens=length * 7)
+    assert batched == result  # rows cut into batches of 7 change nothing
+
+
+def test_copy_and_passkey_rows_name_what_they_hold():
+    copy = ev.copy_result(_oracle("copy", 9, 16, 5), 9).to_dict("copy")
+    assert copy["letters"] == 4 and copy["accuracy"] == pytest.approx(0.75)
+    assert set(copy) == {"length", "loss", "loss_se", "perplexity", "accuracy", "accuracy_se", "letters"}
+    passkey = ev.exact_result(_oracle("passkey", 30, 0, 24), "passkey", 30)
+    row = passkey.to_dict("passkey")
+    assert set(row) == {"length", "loss", "loss_se", "perplexity", "accuracy", "accuracy_se", "distance"}
+    assert row["accuracy"] == 1.0 and row["accuracy_se"] == 0.0 and row["distance"] == passkey.distance
+
+
+@pytest.mark.parametrize("length", [21, 40, 100])
+def test_passkey_examples_ask_for_their_digits_set_near_the_start(length):
+    inputs, targets, distance = ev.passkey_examples(length)
+    assert (
+        inputs.shape == targets.shape == (ev.PASSKEY_EXAMPLES, length) == (ev.sequences_at("passkey", length), length)
+    )
+    distances = []
+    for row in range(ev.PASSKEY_EXAMPLES):
+        text = bytes(inputs[row].tolist()).decode("ascii")
+        key = re.search(r"key (\d{5})\. ", text)
+        scored = (targets[row] != IGNORE).nonzero().flatten()
+        assert bytes(targets[row, scored].tolist()).decode() == key.group(1) and len(scored) == PASSKEY_DIGITS
+        assert key.start() < ev.PASSKEY_LEAD and len(re.findall(r"\d", text)) == 2 * PASSKEY_DIGITS
+        distances.append(int(scored[0]) + 1 - key.start(1))  # from the set digits to the asked ones
+    assert distance == pytest.approx(statistics.fmean(distances))
+    assert length - 9 - ev.PASSKEY_LEAD < distance <= length - 9  # grows with the length, as the task means
+    again = ev.passkey_examples.__wrapped__(length)
+    assert torch.equal(again[0], inputs) and again[2] == distance  # the same examples on every call
+
+
+def test_a_model_is_evaluated_on_passkeys_and_a_too_short_length_is_refused():
+    model = _model("rope")
+    (result,) = ev.evaluate(model, "passkey", [24])
+    assert 0 <= result.accuracy <= 1 and result.loss > 0 and result.distance == ev.passkey_examples(24)[2]
+    with pytest.raises(ValueError, match="lengths must be at least 21 tokens for the passkey task .got 20"):
+        ev.evaluate(model, "passkey", [20])
 
 
 def test_copy_batches_change_nothing():
@@ -131,7 +210,7 @@ def test_bad_lengths_name_the_argument(lengths):
 
 
 def test_bad_task_and_mode_name_what_is_allowed():
-    with pytest.raises(ValueError, match="task must be one of lm, copy"):
+    with pytest.raises(ValueError, match="task must be one of lm, copy, passkey"):
         ev.evaluate(_model(), "sort", [8])
     with pytest.raises(ValueError, match="mode must be one of sliding, nonoverlapping"):
         ev.evaluate(_model(), "lm", [8], "strided")
@@ -155,17 +234,42 @@ def test_the_sequences_counted_for_the_bound_are_the_windows_evaluated(mode, len
 
 def test_the_work_of_one_evaluation_is_bounded_before_any_model_runs():
     config = LabConfig()  # 4 heads x 2 layers
-    assert ev.attention_scores(config, "copy", [724]) <= MAX_EVAL_SCORES < ev.attention_scores(config, "copy", [725])
-    assert ev.check_work(config, "lm", [4096, 4095]) == (4096, 4095)  # two lm lengths of 4,096 fit
-    with pytest.raises(ValueError, match=r"one copy length up to 724 tokens \(361 letters\) fits"):
+    assert ev.attention_scores(config, "copy", [1023]) <= MAX_EVAL_SCORES < ev.attention_scores(config, "copy", [1025])
+    assert ev.check_work(config, "lm", [4096]) == (4096,)  # one lm length of 4,096 fits: 4 windows x 4096² x 8
+    with pytest.raises(ValueError, match=r"one copy length up to 1023 tokens \(511 letters\) fits"):
         ev.check_work(config, "copy", [4096])
+    with pytest.raises(ValueError, match=r"one lm length up to 4096 tokens fits"):
+        ev.check_work(config, "lm", [4096, 4095])
+    eight = [32, 64, 96, 128, 192, 256, 384, 512]  # half to eight times the default L of 64
+    assert ev.check_work(config, "passkey", eight) == tuple(eight)
 
     class Untouched(LabModel):
         def forward(self, tokens):
             raise AssertionError("the model ran")
 
-    with pytest.raises(ValueError, match="more than the 268,435,456 one evaluation may compute"):
+    with pytest.raises(ValueError, match="more than the 536,870,912 one evaluation may compute"):
         ev.evaluate(Untouched(config), "lm", [4096, 4095, 4094])
+
+
+@pytest.mark.parametrize("task", ["lm", "copy", "passkey"])
+@pytest.mark.parametrize("config", [LabConfig(), LabConfig(n_heads=2, n_layers=1, d_model=32)])
+def test_the_longest_fitting_length_fits_and_the_next_does_not(task, config):
+    longest = ev.longest_fitting(config, task)
+    assert ev.attention_scores(config, task, [longest]) <= MAX_EVAL_SCORES
+    step = 2 if task == "copy" else 1
+    if longest + step <= MAX_LENGTH:
+        assert ev.attention_scores(config, task, [longest + step]) > MAX_EVAL_SCORES
+    assert longest % 2 == 1 or task != "copy"  # copy lengths are 2n + 1
+    if task != "lm":
+        with pytest.raises(ValueError, match=f"one {task} length up to {longest} tokens"):
+            ev.check_work(config, task, [longest + step])
+
+
+def test_no_fitting_length_is_none(monkeypatch):
+    monkeypatch.setattr(ev, "MAX_EVAL_SCORES", 100)
+    assert ev.longest_fitting(LabConfig(), "passkey") is None
+    with pytest.raises(ValueError, match=r"one evaluation may compute$"):
+        ev.check_work(LabConfig(), "passkey", [24])
 
 
 def test_one_forward_pass_holds_a_bounded_number_of_scores():
