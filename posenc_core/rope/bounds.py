@@ -13,6 +13,7 @@ Context Length", arXiv 2405.14591 (Theorem 1, Table 1); Su 2024, kexue.fm/archiv
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 from collections.abc import Iterator
@@ -159,15 +160,28 @@ def min_base_for_context(
     hits (an upper bound; a finer grid can find a smaller base). d = 128: 4293 (1k), 1.159e4 (2k), 2.695e4 (4k),
     8.376e4 (8k), 2.341e5 (16k), 6.30e5 (32k), 2.09e6 (64k), 4.869e6 (128k), 2.64e7 (256k), 6.37e7 (512k),
     6.543e7 (1M): at or below the paper's Table 1, at or above Su's finer search (2.4e7 at 256k, 5.8e7 at 512k).
-    context_len <= 2 works with any base (returns 1.0). Ref: Men et al. 2024, arXiv 2405.14591, Table 1.
+    context_len <= 2 works with any base (returns 1.0). The result depends on these five values only, so it is
+    kept (:data:`SEARCHES_KEPT` of them): a figure swept over another parameter (the base, a scaling factor)
+    searches once, not once a frame. Ref: Men et al. 2024, arXiv 2405.14591, Table 1.
     """
     length = check_int("context_len", context_len, minimum=1, maximum=MAX_BOUND_CONTEXT)
     points_per_decade = check_int("points_per_decade", points_per_decade, minimum=1, maximum=10**6)
     rtol = check_float("rtol", rtol, greater_than=0.0, maximum=0.1)
     max_base = check_float("max_base", max_base, greater_than=1.0)
-    exponents, _, _, _ = _check_rope(head_dim, 10000.0, "cpu")
+    _check_rope(head_dim, 10000.0, "cpu")
     if length <= 2:  # B(0) = d/2 and B(1) >= (d/2)·cos(1) > 0 for every base > 1
         return 1.0
+    return _smallest_base(length, int(head_dim), points_per_decade, rtol, max_base)
+
+
+SEARCHES_KEPT = 64
+"""Results of Men et al.'s search kept per process (a float each): a sweep's frames, a page's figures."""
+
+
+@functools.lru_cache(maxsize=SEARCHES_KEPT)
+def _smallest_base(length: int, head_dim: int, points_per_decade: int, rtol: float, max_base: float) -> float:
+    """:func:`min_base_for_context` for checked arguments (a ValueError, none found, is not kept)."""
+    exponents, _, _, _ = _check_rope(head_dim, 10000.0, "cpu")
     with _one_intra_op_thread():
         return _first_feasible_base(
             _BoundGrid(length, exponents, torch.device("cpu"), torch.float64), points_per_decade, rtol, max_base

@@ -191,6 +191,26 @@ def test_min_base_is_the_first_feasible_grid_base(context_len, d, points_per_dec
     assert bool((values.amin(dim=1) < 0).all())
 
 
+def test_the_search_runs_once_per_arguments(monkeypatch):
+    """A sweep over the base asks for the same smallest base in every frame: the second ask is not searched again,
+    another context is, and a refusal (none found) is not kept."""
+    real, searched = rope_bounds._first_feasible_base, []
+
+    def counted(grid, *args):
+        searched.append(grid.length)
+        return real(grid, *args)
+
+    monkeypatch.setattr(rope_bounds, "_first_feasible_base", counted)
+    first = min_base_for_context(333, 12, points_per_decade=97)  # arguments no other test asks for
+    assert min_base_for_context(333, 12, points_per_decade=97) == first
+    assert searched == [333]
+    assert min_base_for_context(334, 12, points_per_decade=97) != 1.0 and searched == [333, 334]
+    for _ in range(2):
+        with pytest.raises(ValueError, match="max_base"):
+            min_base_for_context(5, 2, points_per_decade=97, max_base=1e3)
+    assert searched == [333, 334, 5, 5]
+
+
 def test_min_base_small_contexts_and_hopeless_dims():
     assert min_base_for_context(1, 128) == 1.0 and min_base_for_context(2, 4) == 1.0
     with pytest.raises(ValueError, match="max_base"):
