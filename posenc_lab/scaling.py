@@ -77,6 +77,9 @@ def read_block(config: LabConfig, block: dict | None) -> dict | None:
     if not isinstance(block, dict):
         raise ValueError(f"rope_scaling must be a dict or None (got {type(block).__name__})")
     scaling = from_hf_config(config_json(config, block)).preset.rope_scaling
+    kind = block.get("rope_type", block.get("type"))
+    if scaling is None and block and kind != "default":  # the reader ignores what it does not know: refuse it here
+        raise ValueError(f"rope_scaling.rope_type must be one of {', '.join(SCALING_TYPES)} (got {kind!r})")
     core_scaling.inv_freq(  # the checks the frequencies themselves make (e.g. list lengths), before a model runs
         config.head_dim, config.rope_base, scaling, seq_len=config.max_len, max_position_embeddings=config.max_len
     )
