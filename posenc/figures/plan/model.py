@@ -9,6 +9,7 @@ YaRN's keys) and the original length the page's plan used.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
@@ -91,13 +92,18 @@ def figure_values(model: ModelPreset, target: int, method: str, original: int) -
 
 def plan_for(p: Mapping[str, Any]) -> Plan:
     """The plan of the model ``p`` describes (:func:`model_from_params`), to p["target"] with p["method"], from
-    p["original"] tokens (0: the model's own); ValueError from the core for an impossible one."""
-    key = {name: list(p[name]) if isinstance(p[name], tuple | list) else p[name] for name in FIGURE_PARAMS}
+    p["original"] tokens (0: the model's own); ValueError from the core for an impossible one.
+
+    Kept per model and plan parameters, not per parameter value: a parameter the model does not use (Llama 3.1's
+    low_freq_factor on a YaRN model) moves nothing, so a Sweep over it plans once, not once a frame."""
+    model = model_from_params(p)
+    key = {"model": dataclasses.asdict(model), **{name: p[name] for name in PLAN_PARAMS}}
     return _plan(json.dumps(key, sort_keys=True))
 
 
 @functools.lru_cache(maxsize=16)
 def _plan(key: str) -> Plan:
-    p = json.loads(key)
-    model = model_from_params(p)
-    return plan_extension(model, p["target"], p["method"], original=p["original"] or None)
+    kept = json.loads(key)
+    fields = {name: tuple(value) if isinstance(value, list) else value for name, value in kept["model"].items()}
+    model = ModelPreset(**fields)  # the model plan_for built, back from its key (JSON's lists were its tuples)
+    return plan_extension(model, kept["target"], kept["method"], original=kept["original"] or None)

@@ -109,3 +109,12 @@ def test_the_note_says_the_slow_pairs_stay_in_range_only_where_the_check_finds_n
     assert ("stay inside what the model saw" in note) == (not beyond)
     if beyond:  # Llama-3-8B 8k -> 16k with dynamic NTK: pair 35 reaches 6.80 rad against 6.26
         assert f"pair {beyond[0].values['pair']}:" in note and "see the warnings" in note
+
+
+def test_a_parameter_the_model_does_not_use_plans_once():
+    """A Sweep of low_freq_factor (Llama 3.1's key) over a YaRN model planned the same plan again in every frame."""
+    values, _messages = registry.resolve_params("plan-wavelengths", {"rope_type": "yarn", "target": 20000})
+    first = plan_for(values)
+    assert plan_for({**values, "low_freq_factor": 2.5, "high_freq_factor": 7.0}) is first
+    moved = plan_for({**values, "beta_fast": 16.0})  # a key YaRN uses: another model, another plan
+    assert moved is not first and moved.model.rope_scaling["beta_fast"] == 16.0
