@@ -15,6 +15,7 @@ from bench.hostile_lab import zip_bomb
 from posenc_lab import checkpoints
 from posenc_lab.limits import MAX_CHECKPOINT_BYTES
 from posenc_lab.model import LabConfig, LabModel
+from posenc_lab.scaling import rope_scaling
 from posenc_lab.train import TrainSettings
 
 CONFIG = LabConfig(scheme="t5", d_model=16, n_heads=2, n_layers=1, d_ff=32, max_len=16)
@@ -90,8 +91,83 @@ def test_a_foreign_file_is_refused(tmp_path, data, message):
         checkpoints.load(path)
 
 
-def test_shipped_paths_name_scheme_and_task():
-    assert checkpoints.shipped_path("rope", "copy") == checkpoints.SHIPPED / "rope-copy.pt"
+def test_shipped_paths_name_scheme_task_and_seed():
+    assert checkpoints.shipped_path("rope", "copy") == checkpoints.SHIPPED / "rope-copy-seed0.pt"
+    assert checkpoints.shipped_path("alibi", "passkey", 2) == checkpoints.SHIPPED / "alibi-passkey-seed2.pt"
+    assert checkpoints.finetuned_path("yarn", 1) == checkpoints.SHIPPED / "rope-lm-finetuned-yarn-seed1.pt"
+    assert checkpoints.finetuned_path("linear") == checkpoints.SHIPPED / "rope-lm-finetuned-linear-seed0.pt"
+
+
+ROPE = LabConfig(scheme="rope", d_model=16, n_heads=2, n_layers=1, d_ff=32, max_len=8)
+
+
+def _rope_checkpoint(scaling: dict | None) -> checkpoints.Checkpoint:
+    torch.manual_seed(4)
+    model = LabModel(ROPE)
+    model.scheme.scaling = scaling
+    return checkpoints.Checkpoint(model, TrainSettings(steps=3, seed=2, length=32), [1.0], 0.5, "cpu")
+
+
+@pytest.mark.parametrize("rope_type", ["linear", "yarn", "longrope"])
+def test_the_rope_scaling_a_model_was_finetuned_under_is_saved_and_loaded_back(tmp_path, rope_type):
+    keys = {"long_factor": [1.0, 1.5, 3.0, 5.0]} if rope_type == "longrope" else {}
+    made = rope_scaling(ROPE, rope_type, 4.0, **keys)
+    saved = _rope_checkpoint(made)
+    loaded = checkpoints.load(checkpoints.save(saved, tmp_path / "tuned.pt"))
+    assert loaded.model.scheme.scaling == made and loaded.settings.length == 32
+    tokens = torch.randint(0, 256, (2, 32))  # past the trained 8 tokens, where the scaling changes the outputs
+    with torch.no_grad():
+        expected = saved.model.half().float()(tokens)
+        assert torch.allclose(loaded.model(tokens), expected, atol=1e-5)
+        loaded.model.scheme.scaling = None
+        assert not torch.allclose(loaded.model(tokens), expected, atol=1e-3)
+
+
+def test_a_model_without_scaling_saves_no_block_and_loads_none(tmp_path):
+    path = checkpoints.save(_rope_checkpoint(None), tmp_path / "plain.pt")
+    assert "rope_scaling" not in torch.load(path, weights_only=True)
+    assert checkpoints.load(path).model.scheme.scaling is None
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"rope_scaling": {"rope_type": "linear", "factor": -2.0}}, r"field rope_scaling is not a rope_scaling block"),
+        ({"rope_scaling": {"rope_type": "xpos", "factor": 2.0}}, r"field rope_scaling .*rope_type must be one of"),
+        ({"rope_scaling": [1, 2]}, r"field rope_scaling .*must be a dict or None"),
+        ({"rope_scaling": {"rope_type": "longrope", "factor": 4.0}}, r"field rope_scaling .*short_factor is required"),
+    ],
+)
+def test_a_bad_scaling_block_is_refused_naming_the_field(tmp_path, change, words):
+    path = checkpoints.save(_rope_checkpoint(rope_scaling(ROPE, "linear", 2.0)), tmp_path / "tuned.pt")
+    torch.save(torch.load(path, weights_only=True) | change, path)
+    with pytest.raises(checkpoints.CheckpointError, match=words):
+        checkpoints.load(path)
+
+
+def test_a_scaling_block_on_a_model_without_rope_is_refused(tmp_path):
+    path = checkpoints.save(_checkpoint(), tmp_path / "t5.pt")
+    torch.save(torch.load(path, weights_only=True) | {"rope_scaling": {"rope_type": "linear", "factor": 2.0}}, path)
+    with pytest.raises(
+        checkpoints.CheckpointError, match=r"field rope_scaling is for RoPE models only .this one is t5"
+    ):
+        checkpoints.load(path)
+
+
+@pytest.mark.parametrize(
+    ("length", "words"),
+    [(1, "settings.length must be a whole number from 2 to 4,096"), (2.5, "settings.length must be a whole number")],
+)
+def test_a_training_length_is_read_back_within_its_bounds(tmp_path, length, words):
+    path = checkpoints.save(_rope_checkpoint(None), tmp_path / "model.pt")
+    data = torch.load(path, weights_only=True)
+    data["settings"]["length"] = length
+    torch.save(data, path)
+    with pytest.raises(checkpoints.CheckpointError, match=f"field {words}"):
+        checkpoints.load(path)
+    del data["settings"]["length"]  # a checkpoint from before the setting: trained at its own L
+    torch.save(data, path)
+    assert checkpoints.load(path).settings.length is None
 
 
 # --- issue 35: a checkpoint is an untrusted file: its size, its zip and every size it declares are bounded ---
