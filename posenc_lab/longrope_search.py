@@ -89,7 +89,8 @@ def candidate_loss(checkpoint: Checkpoint, factors: list[float], factor: float) 
     ``long_factor``."""
     config, scheme = checkpoint.config, checkpoint.model.scheme
     pairs = len(factors)
-    windows, first = search_windows(round(factor * config.max_len))
+    length = round(factor * config.max_len)
+    windows, first = search_windows(length, SEARCH_TOKENS)  # the constant read at each call, not fixed at import
     before = scheme.scaling
     scheme.scaling = rope_scaling(config, "longrope", factor, short_factor=[1.0] * pairs, long_factor=list(factors))
     try:
