@@ -34,6 +34,7 @@ _ROWS = 256  # R: positions m = q + r are evaluated as a (columns x R) grid
 _BLOCK = 64  # q values per block while looking for a violation (64 x 256 positions: most bases fail in the first)
 _BATCH = 128  # grid bases screened against the known violating positions at once
 _MAX_WITNESSES = 64  # violating positions remembered (most recent first)
+_FIRST_WITNESSES = 4  # witnesses every screened base is evaluated at (the rest only for the bases they leave)
 _THREADS_LOCK = threading.Lock()
 _THREADS_USERS = 0  # searches running with one intra-op thread (the first sets it, the last restores it)
 _THREADS_BEFORE = 1
@@ -283,9 +284,13 @@ class _BoundGrid:
         """Index of the first base with B >= 0 at every m < L, or None; screens with the witnesses first."""
         theta = torch.exp(-bases.log().to(self.exponents)[:, None] * self.exponents)  # (G, d/2)
         alive = torch.ones(bases.numel(), dtype=torch.bool, device=theta.device)
-        if self.witnesses.numel():
-            angle = self.witnesses[None, :, None] * theta[:, None, :]  # (G, W, d/2)
-            alive &= (angle.cos().sum(-1) >= 0).all(dim=1)
+        first, rest = self.witnesses[:_FIRST_WITNESSES], self.witnesses[_FIRST_WITNESSES:]
+        if first.numel():  # most bases fail at a recent witness: the others are evaluated for the survivors only
+            alive &= (torch.cos(first[None, :, None] * theta[:, None, :]).sum(-1) >= 0).all(dim=1)  # (G, W, d/2)
+        if rest.numel() and bool(alive.any()):
+            survivors = alive.nonzero().flatten()
+            angle = rest[None, :, None] * theta[survivors, None, :]
+            alive[survivors] = (angle.cos().sum(-1) >= 0).all(dim=1)
         while bool(alive.any()):
             j = int(alive.nonzero()[0])
             m = self.violation(float(bases[j]))
