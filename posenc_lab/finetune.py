@@ -9,7 +9,7 @@ method adds to what more training at the longer length gives).
 
 The fine-tune continues the model's own training: the same optimiser and schedule (:func:`posenc_lab.train.train`:
 warm-up, cosine decay), :data:`FINETUNE_STEPS` steps of :data:`FINETUNE_BATCH` sequences of s·L tokens (as many
-tokens a step as the original training), at a tenth of its peak rate, on the same training text.
+tokens a step as the original training), at a third of its peak rate, on the same training text.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ YaRN."""
 FINETUNE_FACTOR = 4
 FINETUNE_STEPS = 1000  # Chen et al. fine-tune about 1,000 steps
 FINETUNE_BATCH = 8  # sequences of s·L = 256 tokens: 2,048 tokens a step, as the original 32 x 64
-FINETUNE_RATE = 3e-4  # a tenth of the original peak rate (3e-3)
+FINETUNE_RATE = 1e-3  # a third of the original peak rate (3e-3)
 
 
 def finetune(

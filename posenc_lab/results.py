@@ -39,6 +39,7 @@ from pathlib import Path
 
 from posenc_lab import targets
 from posenc_lab.checkpoints import SHIPPED, Checkpoint, CheckpointError
+from posenc_lab.data import PASSKEY_FIXED
 from posenc_lab.evaluate import EXAMPLES, MODES, SCORED_TOKENS, evaluate, position_losses
 from posenc_lab.longrope_search import SearchResult
 from posenc_lab.scaling import SCALING_TYPES, rope_scaling
@@ -72,6 +73,11 @@ def copy_lengths_for(train_letters: int) -> list[int]:
 def lengths_for(train_length: int) -> list[int]:
     """The eight evaluation lengths: half to eight times ``train_length`` (at least 3 tokens)."""
     return [max(round(train_length * multiple), 3) for multiple in LENGTH_MULTIPLES]
+
+
+def passkey_lengths_for(train_length: int) -> list[int]:
+    """The evaluation lengths (:func:`lengths_for`) long enough to hold a passkey example."""
+    return [length for length in lengths_for(train_length) if length + 1 >= PASSKEY_FIXED]
 
 
 def rows(checkpoint: Checkpoint, task: str, lengths, mode: str = "sliding", **options) -> list[dict]:
@@ -134,13 +140,16 @@ def _run(scheme: str, checkpoint: Checkpoint, method: str | None = None) -> dict
 def seed_results(models: SeedModels, train_length: int, lengths: list[int], copy_lengths: list[int]) -> dict:
     """One seed's tables (the ``by_seed`` entry of :func:`build_results`)."""
     held = models.checkpoints
+    passkey_lengths = passkey_lengths_for(train_length)
     lm = {scheme: held[scheme, "lm"] for scheme in SCHEMES if (scheme, "lm") in held}
     seed: dict = {"lm": {mode: {scheme: rows(cp, "lm", lengths, mode) for scheme, cp in lm.items()} for mode in MODES}}
     seed["copy"] = {
         scheme: rows(held[scheme, "copy"], "copy", copy_lengths) for scheme in SCHEMES if (scheme, "copy") in held
     }
     seed["passkey"] = {
-        scheme: rows(held[scheme, "passkey"], "passkey", lengths) for scheme in SCHEMES if (scheme, "passkey") in held
+        scheme: rows(held[scheme, "passkey"], "passkey", passkey_lengths)
+        for scheme in SCHEMES
+        if (scheme, "passkey") in held
     }
     longest = lengths[-1]
     seed["positions"] = {
@@ -162,7 +171,7 @@ def seed_results(models: SeedModels, train_length: int, lengths: list[int], copy
         seed["passkey_scaling"] = {
             "factor": SCALING_FACTOR,
             "rows": {
-                kind: scaled_rows(passkey, kind, SCALING_FACTOR, lengths, task="passkey")
+                kind: scaled_rows(passkey, kind, SCALING_FACTOR, passkey_lengths, task="passkey")
                 for kind in SCALING_TYPES
                 if kind != "longrope"
             },

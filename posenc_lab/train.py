@@ -33,7 +33,7 @@ from posenc_lab.settings import TASKS, TrainSettings  # noqa: F401  (TASKS: stil
 TRAIN_SEED = 1  # the training text's seed (the evaluation text has its own: posenc_lab.data.EVAL_SEED)
 TRAIN_BYTES = 1 << 20
 IGNORE = -100  # a target the loss skips (cross_entropy's ignore_index)
-DEFAULT_STEPS = {"lm": 1000, "copy": 6000, "passkey": 2000}  # the shipped checkpoints' steps per task
+DEFAULT_STEPS = {"lm": 2000, "copy": 6000, "passkey": 3000}  # the shipped checkpoints' steps per task
 COPY_LETTERS = 20  # the longest training string of the copy task (its example is 2n + 1 = 41 tokens, within L)
 
 

@@ -20,9 +20,13 @@ import pytest
 import torch
 
 from posenc.commands import lab as lab_command
+from posenc.commands import lab_all
 from posenc.commands.lab import main
 from posenc_lab import checkpoints
+from posenc_lab import results as lab_results
 from posenc_lab.evaluate import LengthResult
+from posenc_lab.finetune import FINETUNE_METHODS
+from posenc_lab.longrope_search import SearchResult
 from posenc_lab.model import LabConfig, LabModel
 from posenc_lab.scaling import SCALING_TYPES, rope_scaling
 from posenc_lab.train import TrainSettings
@@ -88,13 +92,16 @@ def test_eval_json_has_the_documented_keys_and_lengths(tiny, capsys):
     assert report["scaling"] is None and report["mode"] == "nonoverlapping"
     assert [row["length"] for row in report["results"]] == [8, 16, 48]
     for row in report["results"]:
-        assert set(row) == {"length", "loss", "perplexity"}
+        assert set(row) == {"length", "loss", "loss_se", "perplexity"} and row["loss_se"] >= 0
         assert row["perplexity"] == pytest.approx(math.exp(row["loss"]))
 
 
-def test_the_default_lengths_are_half_to_eight_times_the_trained_length(tiny, capsys):
-    report = _eval_json(capsys, tiny["alibi-copy"])
-    assert [row["length"] for row in report["results"]] == [8, 16, 24, 32, 48, 64, 96, 128]
+def test_the_default_lengths_are_the_ones_the_labs_results_use_for_the_task(tiny, capsys):
+    report = _eval_json(capsys, tiny["rope-lm"])
+    assert [row["length"] for row in report["results"]] == [8, 16, 24, 32, 48, 64, 96, 128]  # 0.5 to 8 x L
+    report = _eval_json(capsys, tiny["alibi-copy"])  # strings of half to four times the 7 trained letters
+    assert [row["letters"] for row in report["results"]] == [4, 7, 10, 14, 21, 28]
+    assert [row["length"] for row in report["results"]] == lab_results.copy_lengths_for(7)
 
 
 def test_yarn_scaling_gives_a_finite_loss_and_its_dict(tiny, capsys):
@@ -114,9 +121,17 @@ def test_a_scaling_key_option_reaches_the_dict(tiny, capsys):
 @pytest.mark.parametrize("rope_type", SCALING_TYPES)
 def test_every_scaling_type_gives_finite_losses(tiny, capsys, rope_type):
     factor = [] if rope_type == "default" else ["--factor", "4"]
+    if rope_type == "longrope":  # searched per model: its long factors are given (4 pairs at head_dim 8)
+        factor += ["--long-factor", "1,1.5,2.5,4"]
     report = _eval_json(capsys, tiny["rope-lm"], "--lengths", "8,64", "--scaling", rope_type, *factor)
     assert all(math.isfinite(row["loss"]) for row in report["results"])
     assert (report["scaling"] is None) == (rope_type == "default")
+
+
+def test_longrope_without_its_searched_factors_is_one_line(tiny, capsys):
+    assert main(["eval", "--checkpoint", str(tiny["rope-lm"]), "--scaling", "longrope", "--factor", "4"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "long_factor must be given for longrope" in err
 
 
 def test_a_learned_table_asked_past_its_rows_says_so(tiny, capsys):
@@ -142,9 +157,9 @@ def test_the_copy_task_reports_accuracy(tiny, capsys):
 
 def test_no_nan_or_infinity_reaches_the_json():
     huge = LengthResult(32, 1000.0).to_dict("lm")  # exp(1000) overflows a float: no perplexity
-    assert huge == {"length": 32, "loss": 1000.0, "perplexity": None}
+    assert huge == {"length": 32, "loss": 1000.0, "loss_se": None, "perplexity": None}
     cleaned = lab_command._finite({"rows": [huge, {"loss": math.nan}], "scaling": None})
-    assert cleaned == {"rows": [{"length": 32, "loss": 1000.0, "perplexity": None}, {"loss": None}], "scaling": None}
+    assert cleaned == {"rows": [huge, {"loss": None}], "scaling": None}
     json.dumps(cleaned, allow_nan=False)
 
 
@@ -224,49 +239,78 @@ def test_an_interrupt_while_saving_leaves_no_part_file(tmp_path, capsys, monkeyp
     _interrupted(tmp_path, capsys)
 
 
-def test_all_trains_every_scheme_on_both_tasks_then_writes_results(tmp_path, capsys, monkeypatch):
+FAKE = {"format": lab_results.FORMAT, "fake": True}  # results a resumed run may replace
+
+
+@pytest.fixture
+def quick_all(monkeypatch):
+    """``--all`` with tiny untrained models in place of training, fine-tuning and the LongRoPE search; what
+    ``build_results`` was given is kept in the returned dict (under "by_seed")."""
+
     def quick(scheme, settings, *, device, on_step):
         on_step(settings.steps, settings.steps, 1.0)
         model = LabModel(LabConfig(scheme=scheme, **TINY))
         return checkpoints.Checkpoint(model, settings, [1.0], 0.5, device.type)
 
-    built = {}
-    monkeypatch.setattr(lab_command, "train_checkpoint", quick)
-    monkeypatch.setattr(lab_command.results, "build_results", lambda trained: built.update(trained) or {"n": 12})
-    assert main(["train", "--all", "--steps", "2", "--out", str(tmp_path)]) == 0
+    def tuned(checkpoint, method, *, steps, device, on_step):
+        model = LabModel(checkpoint.config)
+        model.scheme.scaling = rope_scaling(checkpoint.config, method, None if method == "default" else 4.0)
+        settings = TrainSettings(steps=steps, seed=checkpoint.settings.seed, length=4 * checkpoint.config.max_len)
+        return checkpoints.Checkpoint(model, settings, [1.0], 0.5, device.type)
+
+    def searched(checkpoint, *, seed, generations):
+        return SearchResult([1.0] * 4, 0.5, [0.6, 0.5], {"pi": 1.0, "ntk": 0.7, "yarn": 0.8}, 3)
+
+    seen = {}
+    monkeypatch.setattr(lab_all, "train_checkpoint", quick)
+    monkeypatch.setattr(lab_all, "finetune", tuned)
+    monkeypatch.setattr(lab_all, "search", searched)
+    monkeypatch.setattr(lab_all.results, "build_results", lambda by_seed: seen.update(by_seed=by_seed) or FAKE)
+    return seen
+
+
+def test_all_trains_every_scheme_on_every_task_for_each_seed_then_writes_results(tmp_path, capsys, quick_all):
+    assert main(["train", "--all", "--steps", "2", "--seeds", "0,2", "--out", str(tmp_path)]) == 0
     names = sorted(path.name for path in tmp_path.glob("*.pt"))
-    assert len(names) == 12 and "rope-copy.pt" in names and "nope-lm.pt" in names
-    assert len(built) == 12 and all(checkpoint.settings.steps == 2 for checkpoint in built.values())
-    weights = built["t5", "lm"].model.blocks[0].attention.qkv.weight
+    per_seed = 6 * 3 + len(FINETUNE_METHODS)  # six schemes x three tasks, and the RoPE fine-tunes
+    assert len(names) == 2 * per_seed and "rope-copy-seed2.pt" in names and "nope-passkey-seed0.pt" in names
+    assert "rope-lm-finetuned-yarn-seed2.pt" in names and not any("seed1" in name for name in names)
+    by_seed = quick_all["by_seed"]
+    assert sorted(by_seed) == [0, 2] and len(by_seed[2].checkpoints) == 18
+    assert all(cp.settings.steps == 2 and cp.settings.seed == 2 for cp in by_seed[2].checkpoints.values())
+    assert by_seed[0].finetuned["linear"].model.scheme.scaling["rope_type"] == "linear"  # read back as saved
+    weights = by_seed[0].checkpoints["t5", "lm"].model.blocks[0].attention.qkv.weight
     assert torch.equal(weights, weights.half().float())  # results come from the checkpoints as saved (float16)
-    assert json.loads((tmp_path / "results.json").read_text()) == {"n": 12}
-    assert "total: 12 checkpoints and their results in " in capsys.readouterr().out
+    assert json.loads((tmp_path / "results.json").read_text()) == FAKE
+    assert f"total: {2 * per_seed} checkpoints of 2 seeds and their results in " in capsys.readouterr().out
 
 
-def test_an_interrupt_while_evaluating_is_one_line_and_status_130(tiny, capsys, monkeypatch):
-    def interrupted(*args):
+def test_all_with_resume_keeps_what_was_trained_with_the_same_settings(tmp_path, capsys, quick_all):
+    assert main(["train", "--all", "--steps", "2", "--seeds", "1", "--out", str(tmp_path)]) == 0
+    kept = tmp_path / "alibi-lm-seed1.pt"
+    before = kept.stat().st_mtime_ns
+    other = tmp_path / "rope-passkey-seed1.pt"
+    other.unlink()  # as if interrupted before it
+    capsys.readouterr()
+    assert main(["train", "--all", "--steps", "2", "--seeds", "1", "--resume", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"kept {kept} (trained with the same settings)" in out and f"wrote {other}" in out
+    assert kept.stat().st_mtime_ns == before and other.exists()
+    assert main(["train", "--all", "--steps", "3", "--seeds", "1", "--resume", "--out", str(tmp_path)]) == 0
+    assert "kept" not in capsys.readouterr().out  # other settings: everything trained again
+
+
+def test_an_interrupt_while_writing_results_keeps_the_checkpoints(tmp_path, capsys, monkeypatch, quick_all):
+    def interrupted(by_seed):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(lab_command, "evaluate", interrupted)
-    assert main(["eval", "--checkpoint", str(tiny["rope-lm"]), "--lengths", "8"]) == 130
-    assert capsys.readouterr().err == "posenc lab: interrupted\n"
-
-
-def test_an_interrupt_while_writing_results_keeps_the_checkpoints(tmp_path, capsys, monkeypatch):
-    def quick(scheme, settings, *, device, on_step):
-        return checkpoints.Checkpoint(LabModel(LabConfig(scheme=scheme, **TINY)), settings, [1.0], 0.5, "cpu")
-
-    def interrupted(trained):
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(lab_command, "train_checkpoint", quick)
-    monkeypatch.setattr(lab_command.results, "build_results", interrupted)
-    assert main(["train", "--all", "--steps", "1", "--out", str(tmp_path)]) == 130
+    monkeypatch.setattr(lab_all.results, "build_results", interrupted)
+    assert main(["train", "--all", "--steps", "1", "--seeds", "0", "--out", str(tmp_path)]) == 130
     assert (
         capsys.readouterr().err.splitlines()[-1]
-        == "posenc lab: interrupted: results.json not written (12 checkpoints kept)"
+        == "posenc lab: interrupted: results.json not written (22 checkpoints kept)"
     )
-    assert len(list(tmp_path.glob("*.pt"))) == 12 and not (tmp_path / "results.json").exists()
+    assert len(list(tmp_path.glob("*.pt"))) == 22 and not (tmp_path / "results.json").exists()
 
 
 # --- issue 35: where train writes, the sizes it may ask for, the checkpoint's fields, the work of one evaluation ---
@@ -280,6 +324,7 @@ def no_training(monkeypatch):
         raise AssertionError("training started")
 
     monkeypatch.setattr(lab_command, "train_checkpoint", trained)
+    monkeypatch.setattr(lab_all, "train_checkpoint", trained)
 
 
 def _device_node(path: Path) -> None:
@@ -369,9 +414,9 @@ def test_train_all_checks_every_file_it_will_write_before_training(tmp_path, cap
     assert main(["train", "--all", "--steps", "1", "--out", str(tmp_path)]) == 2
     assert "results path" in capsys.readouterr().err and (tmp_path / "results.json").read_text() == "my own notes"
     (tmp_path / "results.json").unlink()
-    os.mkfifo(tmp_path / "t5-copy.pt")
+    os.mkfifo(tmp_path / "t5-copy-seed1.pt")
     assert main(["train", "--all", "--steps", "1", "--out", str(tmp_path)]) == 2
-    assert "t5-copy.pt is not a regular file" in capsys.readouterr().err
+    assert "t5-copy-seed1.pt is not a regular file" in capsys.readouterr().err
     file = tmp_path / "file"
     file.write_text("x")
     assert main(["train", "--all", "--steps", "1", "--out", str(file)]) == 2
@@ -424,7 +469,17 @@ def test_a_run_past_its_bounds_is_refused_before_any_work(options, words, tmp_pa
 def test_the_help_states_every_bound(capsys):
     for command, said in (
         ("train", ["1 to 100,000", "1 to 1,024", "0 to 4,294,967,295", "never a link, a folder, a device"]),
-        ("eval", ["3 to 4,096", "at most 16", "268,435,456 attention scores", "361 letters", "d_model 2-256"]),
+        (
+            "eval",
+            [
+                "3 to 4,096",
+                "at most 16",
+                "536,870,912 attention scores",
+                "8,192 lm tokens",
+                "511 letters",
+                "d_model 2-256",
+            ],
+        ),
     ):
         with pytest.raises(SystemExit):
             main([command, "--help"])
@@ -489,11 +544,11 @@ WORK = {
     "17 lengths": (["--lengths", ",".join(map(str, range(8, 25)))], "at most 16 different lengths (got 17)"),
     "copy at 4096": (
         ["--task", "copy", "--lengths", "4096"],
-        "one copy length up to 1448 tokens (723 letters) fits",
+        "one copy length up to 2047 tokens (1023 letters) fits",
     ),
     "ten long lm lengths": (
         ["--lengths", ",".join(map(str, range(4087, 4097)))],  # 10 x 4096² x 2 heads x 1 layer
-        "more than the 268,435,456 one evaluation may compute",
+        "more than the 536,870,912 one evaluation may compute",
     ),
 }
 

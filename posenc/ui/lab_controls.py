@@ -26,9 +26,11 @@ def rope_config() -> LabConfig:
 def scaling_problem(factor: float) -> str | None:
     """The first method's refusal of ``factor`` (ValueError's message), shown under the control; None if all
     accept it."""
+    config = rope_config()
+    searched = {"longrope": {"long_factor": [1.0] * (config.head_dim // 2)}}  # its lists are searched: only s is asked
     for rope_type in SCALING_TYPES:
         try:
-            rope_scaling(rope_config(), rope_type, None if rope_type == "default" else factor)
+            rope_scaling(config, rope_type, None if rope_type == "default" else factor, **searched.get(rope_type, {}))
         except ValueError as error:
             message = _("factor = {factor:g} is refused ({rope_type}): {error}").format(
                 factor=factor, rope_type=rope_type, error=error

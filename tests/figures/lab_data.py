@@ -12,7 +12,7 @@ import torch
 from posenc_lab import checkpoints
 from posenc_lab.checkpoints import Checkpoint
 from posenc_lab.model import LabConfig, LabModel
-from posenc_lab.results import FORMAT, lengths_for, save_results
+from posenc_lab.results import FORMAT, lengths_for, save_results, seed_view
 from posenc_lab.scaling import SCALING_TYPES
 from posenc_lab.train import TrainSettings
 
@@ -39,8 +39,8 @@ def _shifted(row: dict, by: float = 0.1) -> dict:
     return {**row, "loss": row["loss"] + by, "perplexity": math.exp(row["loss"] + by)}
 
 
-def results(growth: dict[str, float] | None = None) -> dict:
-    """The made-up results (``growth`` overrides the loss added per doubling past L)."""
+def full_results(growth: dict[str, float] | None = None) -> dict:
+    """The made-up results file, one seed (``growth`` overrides the loss added per doubling past L)."""
     growth = {**GROWTH, **(growth or {})}
     lengths = lengths_for(L)
     lm = {scheme: [_row(scheme, n, growth=growth) for n in lengths] for scheme in SCHEMES}
@@ -52,18 +52,27 @@ def results(growth: dict[str, float] | None = None) -> dict:
         kind: [{**_row("rope", n), "loss": LOSS_AT_L + index * 0.01} for n in lengths]
         for index, kind in enumerate(SCALING_TYPES)
     }
-    return {
-        "format": FORMAT,
-        "train_length": L,
-        "lengths": lengths,
-        "runs": [],
+    seed = {
         "lm": {"sliding": lm, "nonoverlapping": {s: [_shifted(r) for r in rows] for s, rows in lm.items()}},
-        "copy_letters": 20,
-        "copy_lengths": COPY_LENGTHS,
         "copy": {scheme: [_row(scheme, n, "copy", growth) for n in COPY_LENGTHS] for scheme in SCHEMES},
         "positions": {"length": 8 * L, "loss": positions},
         "scaling": {"factor": 4.0, "mode": "sliding", "rows": scaling_rows},
     }
+    return {
+        "format": FORMAT,
+        "seeds": [0],
+        "train_length": L,
+        "lengths": lengths,
+        "copy_letters": 20,
+        "copy_lengths": COPY_LENGTHS,
+        "runs": [],
+        "by_seed": {"0": seed},
+    }
+
+
+def results(growth: dict[str, float] | None = None) -> dict:
+    """The made-up results of the one seed, as the figures read them (:func:`posenc_lab.results.seed_view`)."""
+    return seed_view(full_results(growth))
 
 
 COPY_LENGTHS = [21, 41, 61, 81, 121, 161]  # strings of 10 to 80 letters, trained up to 20
@@ -72,9 +81,9 @@ COPY_LENGTHS = [21, 41, 61, 81, 121, 161]  # strings of 10 to 80 letters, traine
 def make_folder(folder: Path, schemes=("rope", "learned", "alibi")) -> Path:
     """``folder`` with the made-up results and an untrained lm checkpoint of each of ``schemes``."""
     folder.mkdir(parents=True, exist_ok=True)
-    save_results(results(), folder / "results.json")
+    save_results(full_results(), folder / "results.json")
     torch.manual_seed(0)
     for scheme in schemes:
         model = LabModel(LabConfig(scheme=scheme, max_len=L)).eval()
-        checkpoints.save(Checkpoint(model, TrainSettings(task="lm", steps=1)), folder / f"{scheme}-lm.pt")
+        checkpoints.save(Checkpoint(model, TrainSettings(task="lm", steps=1)), folder / checkpoints.shipped_path(scheme, "lm").name)
     return folder
