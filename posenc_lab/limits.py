@@ -2,8 +2,9 @@
 ``--help`` and the tests quote these), and the two checks that hold a value to them.
 
 - A model (:class:`posenc_lab.model.LabConfig`): each size within :data:`SIZE_BOUNDS` and all of them within
-  :data:`MAX_PARAMETERS`, checked before any weight is allocated. The GPU default (d_model 128, 8 heads, 4 layers,
-  d_ff 512: about 0.8 M parameters) fits with room.
+  :data:`MAX_PARAMETERS`, checked before any weight is allocated. The larger model
+  (``posenc_lab.train.LARGE_CONFIG``: d_model 128, 8 heads, 4 layers, d_ff 512: about 0.8 M parameters) fits with
+  room.
 - A run (:class:`posenc_lab.settings.TrainSettings`): at most :data:`MAX_STEPS` steps of :data:`MAX_BATCH_SIZE`
   sequences; a seed from 0 to :data:`MAX_SEED`.
 - An evaluation (:func:`posenc_lab.evaluate.evaluate`): lengths from :data:`MIN_LENGTH` to :data:`MAX_LENGTH`

@@ -8,7 +8,7 @@ from posenc.i18n import N_
 from posenc_lab.evaluate import MODES
 from posenc_lab.schemes import SCHEMES
 
-MAX_LAYERS, MAX_HEADS = 8, 16  # the largest lab model (GPU_CONFIG: 4 layers, 8 heads) fits well within these
+MAX_LAYERS, MAX_HEADS = 8, 16  # the largest lab model (LARGE_CONFIG: 4 layers, 8 heads) fits well within these
 
 register_param(
     ParamSpec(
