@@ -36,7 +36,11 @@ from pathlib import Path
 
 import torch
 
+from posenc_lab.evaluate import longest_fitting
+from posenc_lab.model import LabConfig
+
 ROOT = Path(__file__).resolve().parents[1]
+LONGEST_COPY = longest_fitting(LabConfig(scheme="alibi"), "copy")  # the longest copy evaluation the bound allows
 RESULTS = ROOT / "bench" / "hostile_lab.md"
 REFUSED_S, REFUSED_MB = 20.0, 700  # a refusal: the interpreter and torch start, nothing is trained or evaluated
 FEW_STEPS = ["--steps", "5", "--batch-size", "2"]
@@ -195,7 +199,7 @@ def cases(folder: Path) -> list[Case]:
         Case(
             "eval: t5 at 4,096 tokens, repeated 20 times",
             ["eval", "--scheme", "t5", "--lengths", ",".join(["4096"] * 20), "--json"],
-            "evaluated once; the work bound (2^28 attention scores)",
+            "evaluated once; the work bound (2^29 attention scores)",
             status=0,
             seconds=60,
             megabytes=2500,
@@ -211,8 +215,8 @@ def cases(folder: Path) -> list[Case]:
             "exit 2 before work, the longest that fits named",
         ),
         Case(
-            "eval: the copy task at 724 tokens (361 letters), the most allowed",
-            ["eval", "--scheme", "alibi", "--task", "copy", "--lengths", "724", "--json"],
+            f"eval: the copy task at {LONGEST_COPY:,} tokens ({(LONGEST_COPY - 1) // 2:,} letters), the most allowed",
+            ["eval", "--scheme", "alibi", "--task", "copy", "--lengths", str(LONGEST_COPY), "--json"],
             "runs within the work bound",
             status=0,
             seconds=90,
