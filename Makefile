@@ -132,12 +132,13 @@ flakecheck: install-dev chromium haproxy
 bench: install-dev chromium
 	$(PY) -m bench.run
 
-# The length lab's twelve shipped checkpoints (six schemes x lm and copy, posenc_lab/shipped/) and their results.json,
-# on the GPU if there is one. On this 2-core CPU machine: 13 min 34 s (lm 1000 steps, about 15-30 s a scheme; copy
-# 6000 steps, 75-160 s a scheme; results 30 s), measured 2026-11-27 while other work shared the cores (22 min of
-# CPU time over two threads). Ctrl-C keeps the checkpoints already written.
+# The length lab's shipped models (posenc_lab/shipped/), three seeds (0, 1, 2): six schemes x three tasks (lm 2,000
+# steps, copy 6,000, passkey 3,000), the RoPE language model fine-tuned 1,000 steps at 4L under four scalings, and
+# LongRoPE's search, then results.json; on the GPU if there is one (the same models). --resume keeps checkpoints
+# already trained with the same settings, so an interrupted run goes on where it stopped (Ctrl-C keeps what was
+# written). Time on this 2-core CPU machine: see docs/LENGTH_LAB.md, "The shipped checkpoints".
 lab: install
-	$(PY) -m posenc lab train --all
+	$(PY) -m posenc lab train --all --resume
 
 screenshots: install-dev chromium
 	POSENC_SCREENSHOTS=docs/screenshots $(PY) -m pytest tests/browser -k "opens_on_its_first_figure or presents" --no-cov -q
