@@ -38,13 +38,25 @@ def lengths() -> None:
         papers, ours = st.columns(2)
         papers.markdown(_("**What the papers found**") + "\n\n" + "\n\n".join(published.published()))
         ours.markdown(
-            _("**What our models show**") + "\n\n" + "\n\n".join(published.ours(source.results(), values["lab_mode"]))
+            _("**What our models show**")
+            + "\n\n"
+            + "\n\n".join(published.ours(source.seed_views(), values["lab_mode"]))
         )
 
 
 def copy() -> None:
     values = controls.controls(["lab_copy_metric"], columns=3)
     lab_training.figure("lab-copy", values, own, "copy")
+
+
+def retrieval() -> None:
+    values = controls.controls(["lab_passkey_metric"], columns=3)
+    show.figure("lab-passkey", values)
+    what_to_notice(
+        _("Right of the dashed line the passkey lies farther back than any the model was trained to find."),
+        _("A loss that stays flat past L may still fail here: a model can keep its loss by ignoring what is far back."),
+    )
+    show.figure("lab-passkey-scaling", values)
 
 
 def positions() -> None:
@@ -60,6 +72,12 @@ def scaling() -> None:
     values = cut | controls.controls(["factor"], columns=3)
     if lab_controls.scaling_problem(values["factor"]) is None:
         show.figure("lab-scaling", values)
+    show.figure("lab-finetune", {"lab_metric": "loss"})  # the loss: the metric control is the first section's
+
+
+def training() -> None:
+    values = controls.controls(["lab_task"], columns=3)
+    show.figure("lab-training", values)
 
 
 def inside() -> None:
@@ -72,8 +90,10 @@ show_sections(
     {
         N_("Loss against length"): lengths,
         N_("Copy task"): copy,
+        N_("Passkey retrieval"): retrieval,
         N_("Where each breaks"): positions,
         N_("RoPE scaling"): scaling,
         N_("Inside the models"): inside,
+        N_("Training"): training,
     }
 )

@@ -56,6 +56,8 @@ OTHER = {
     "lab_mode": "nonoverlapping",
     "lab_copy_metric": "loss",
     "lab_smooth": 8,
+    "lab_passkey_metric": "loss",
+    "lab_task": "copy",
     "lab_scheme": "alibi",
     "lab_layer": 1,
     "lab_head": 2,

@@ -24,17 +24,26 @@ def test_the_page_draws_every_figure_from_the_results_with_the_papers_beside_our
     at = open_page("length_lab")
     assert_healthy(at)
     shown = titles(at)
-    assert len(shown) == 6, shown
-    assert shown[0] == "Loss against evaluation length (sliding window)" and "factor s = 4" in shown[3]
+    assert len(shown) == 10, shown
+    assert shown[0] == "Loss against evaluation length (sliding window)" and "factor s = 4" in shown[5]
+    assert shown[2:4] == [
+        "Passkey retrieval: exact-match accuracy against length",
+        "Passkey retrieval by the RoPE model, scaled by s = 4",
+    ]
+    assert (
+        "after 1,000 steps at 256 tokens" in shown[6] and shown[-1] == "Training loss of each scheme (language model)"
+    )
     text = "\n".join(block.value for block in at.markdown)
     assert "Kazemnejad et al. 2023" in text and "more than 10% worse: NoPE, sinusoidal, RoPE" in text
+    assert "Across 3 seeds" in text
     assert payload_bytes(at) < 2_500_000
 
 
 def test_a_bad_factor_in_the_link_is_a_message_beside_the_control():
     at = open_page("length_lab", {"factor": "abc"}, section="RoPE scaling")
     assert not at.exception and "factor='abc' is not a valid number; using 4" in warning_text(at)
-    assert titles(at) == ["The RoPE model under each scaling method, factor s = 4 (sliding window)"]
+    assert titles(at)[0] == "The RoPE model under each scaling method, factor s = 4 (sliding window)"
+    assert "fine-tune" in titles(at)[1] and len(titles(at)) == 2
 
 
 def test_a_factor_a_method_refuses_shows_its_message_and_no_traceback(monkeypatch):
@@ -44,7 +53,7 @@ def test_a_factor_a_method_refuses_shows_its_message_and_no_traceback(monkeypatc
 
     monkeypatch.setattr(lab_controls, "rope_scaling", refuse)
     at = open_page("length_lab", {"factor": "0.5"}, section="RoPE scaling")
-    assert not at.exception and not chart_specs(at)
+    assert not at.exception and len(titles(at)) == 1 and "fine-tune" in titles(at)[0]  # no scaling figure
     assert "factor = 0.5 is refused (yarn): factor must be >= 1 for yarn" in warning_text(at)
 
 
@@ -71,7 +80,7 @@ def test_a_finished_run_joins_the_loss_figure_as_a_dashed_curve(monkeypatch):
     assert_healthy(at)
     traces = chart_specs(at)[0]["data"]
     assert traces[-1]["name"] == "your RoPE (seed 3)" and traces[-1]["line"]["dash"] == "dash"
-    assert len(traces) == 7
+    assert len(traces) == 13  # six means, six bands, the reader's run
     assert "RoPE (seed 3) trained" in "\n".join(block.value for block in at.success)
 
 

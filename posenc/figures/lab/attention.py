@@ -46,8 +46,8 @@ def head_attention(scheme: str, layer: int, head: int, length: int) -> np.ndarra
 def attention_figure(p: Mapping[str, Any]) -> FigureResult:
     scheme, layer, head = p["lab_scheme"], p["lab_layer"], p["lab_head"]
     name = common.scheme_name(scheme)
-    title = _("{name} model, layer {layer}, head {head}: attention at L and at 4L").format(
-        name=name, layer=layer, head=head
+    title = _("{name} model (seed {seed}), layer {layer}, head {head}: attention at L and at 4L").format(
+        name=name, seed=source.PROBED_SEED, layer=layer, head=head
     )
     try:
         train_length = source.results()["train_length"]

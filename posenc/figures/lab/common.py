@@ -6,11 +6,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
 import plotly.graph_objects as go
 
 from posenc.drawing.common import LEGEND_BELOW
 from posenc.drawing.common import mark as _mark
 from posenc.drawing.theme import COLORWAY
+from posenc.figures.lab.seeds import Spread
 from posenc.figures.lab.source import SCHEME_ORDER, missing_message
 from posenc.i18n import N_, _
 
@@ -67,3 +69,69 @@ def missing(title: str) -> go.Figure:
     text = _("The lab has no results yet: {why}").format(why=missing_message())
     fig.add_annotation(text=text, showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")
     return fig
+
+
+def absent(title: str, table: str) -> go.Figure:
+    """The figure while the results hold no ``table`` (results made before it was added): its title and why."""
+    fig = missing(title)
+    text = _("These results hold no {table} table yet: posenc lab train --all makes it.").format(table=table)
+    fig.update_annotations(text=text)
+    return fig
+
+
+def add_spread(
+    fig: go.Figure,
+    spread: Spread,
+    name: str,
+    color: str,
+    *,
+    dash: str = "solid",
+    log_y: bool = False,
+    x: np.ndarray | None = None,
+    hover: str | None = None,
+) -> None:
+    """The seeds' mean as a line at x = log2(length) (or ``x``) and, with two seeds or more, a band of the same
+    colour from the lowest seed to the highest (where every seed has a value); toggled together from the legend.
+    Where the curve stops (a learned table has no row past L), an annotation says why."""
+    x = np.log2(spread.x) if x is None else np.asarray(x, dtype=np.float64)
+    finite = np.flatnonzero(np.isfinite(spread.mean))
+    if len(spread.seeds) > 1 and finite.size:
+        band_x = np.concatenate([x[finite], x[finite][::-1]])
+        band_y = np.concatenate([spread.high[finite], spread.low[finite][::-1]])
+        fig.add_scatter(
+            x=band_x,
+            y=band_y,
+            fill="toself",
+            fillcolor=color,
+            opacity=0.18,
+            line={"width": 0},
+            mode="lines",
+            name=name,
+            legendgroup=name,
+            showlegend=False,
+            hoverinfo="skip",
+        )
+    where = _("{n} tokens").format(n="%{customdata[0]:.0f}") if hover is None else hover
+    band = " (" + _("seeds") + " %{customdata[1]:.4g}–%{customdata[2]:.4g})" if len(spread.seeds) > 1 else ""
+    fig.add_scatter(
+        x=x,
+        y=spread.mean,
+        customdata=np.column_stack([spread.x, spread.low, spread.high]),
+        name=name,
+        legendgroup=name,
+        mode="lines+markers" if x.size <= 64 else "lines",
+        line={"color": color, "dash": dash},
+        hovertemplate=where + ": %{y:.4g}" + band + "<extra>" + name + "</extra>",
+    )
+    if finite.size and finite[-1] < len(spread.mean) - 1 and any(row.get("past_table") for row in spread.rows):
+        last = finite[-1]
+        fig.add_annotation(
+            x=x[last],
+            y=np.log10(spread.mean[last]) if log_y else spread.mean[last],  # annotations on a log axis sit at log10
+            text=_("{name}: no row past L").format(name=name),
+            font={"color": color},
+            showarrow=True,
+            arrowhead=0,
+            ax=40,
+            ay=-30,
+        )

@@ -14,7 +14,8 @@ import plotly.graph_objects as go
 
 from posenc.drawing.registry import FigureResult, register
 from posenc.figures.lab import common, source
-from posenc.figures.lab.lengths import add_curve, values
+from posenc.figures.lab.seeds import spread as across_seeds
+from posenc.figures.lab.seeds import spread_note
 from posenc.i18n import N_, _
 from posenc_lab.checkpoints import CheckpointError
 
@@ -28,18 +29,21 @@ def copy_figure(p: Mapping[str, Any]) -> FigureResult:
         what=_("exact-match accuracy") if accuracy else _("loss on the copied letters")
     )
     try:
-        results = source.results()
+        views = source.seed_views()
     except CheckpointError:
         return FigureResult(common.missing(title))
+    results = views[0]
     fig = go.Figure()
     lengths = results.get("copy_lengths", results["lengths"])  # tokens: 2n + 1 for n letters
     trained = 2 * results.get("copy_letters", (results["train_length"] - 1) // 2) + 1
     data: dict[str, np.ndarray] = {"letters": (np.array(lengths, dtype=np.float64) - 1) // 2}
+    seeds: tuple[int, ...] = ()
     for scheme in source.SCHEME_ORDER:
-        rows = results["copy"].get(scheme)
-        if rows:
-            add_curve(fig, rows, p["lab_copy_metric"], common.scheme_name(scheme), common.SCHEME_COLORS[scheme])
-            data[scheme] = values(rows, p["lab_copy_metric"])
+        spread = across_seeds(views, ("copy", scheme), p["lab_copy_metric"])
+        if spread is not None:
+            common.add_spread(fig, spread, common.scheme_name(scheme), common.SCHEME_COLORS[scheme])
+            data |= spread.columns(scheme)
+            seeds = max(seeds, spread.seeds, key=len)
     ticks = sorted({*lengths, trained})
     fig.update_xaxes(
         tickvals=[math.log2(n) for n in ticks],
@@ -58,4 +62,5 @@ def copy_figure(p: Mapping[str, Any]) -> FigureResult:
         "the model copied while it learned: Kazemnejad et al. (2023) ask the same of their models."
     ).format(n=(trained - 1) // 2)
     what = _("accuracy") if accuracy else _("loss (nats per letter)")
-    return FigureResult(common.finish(fig, title, what), data, (note,))
+    notes = (note, spread_note(seeds)) if seeds else (note,)
+    return FigureResult(common.finish(fig, title, what), data, notes)

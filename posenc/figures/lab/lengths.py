@@ -14,6 +14,8 @@ import plotly.graph_objects as go
 
 from posenc.drawing.registry import FigureResult, register
 from posenc.figures.lab import common, source
+from posenc.figures.lab.seeds import spread as across_seeds
+from posenc.figures.lab.seeds import spread_note
 from posenc.i18n import N_, _
 from posenc_lab.checkpoints import CheckpointError
 
@@ -72,17 +74,20 @@ def lengths_figure(p: Mapping[str, Any]) -> FigureResult:
         what=_("Perplexity") if p["lab_metric"] == "perplexity" else _("Loss"), mode=mode_words(p["lab_mode"])
     )
     try:
-        results = source.results()
+        views = source.seed_views()
     except CheckpointError:
         return FigureResult(common.missing(title))
-    by_scheme = results["lm"][p["lab_mode"]]
+    results = views[0]
     fig = go.Figure()
     data: dict[str, np.ndarray] = {"length": np.array(results["lengths"], dtype=np.float64)}
+    seeds: tuple[int, ...] = ()
     for scheme in source.SCHEME_ORDER:
-        if scheme in by_scheme:
+        spread = across_seeds(views, ("lm", p["lab_mode"], scheme), p["lab_metric"])
+        if spread is not None:
             name, color = common.scheme_name(scheme), common.SCHEME_COLORS[scheme]
-            add_curve(fig, by_scheme[scheme], p["lab_metric"], name, color, log_y=p["lab_metric"] == "perplexity")
-            data[scheme] = values(by_scheme[scheme], p["lab_metric"])
+            common.add_spread(fig, spread, name, color, log_y=p["lab_metric"] == "perplexity")
+            data |= spread.columns(scheme)
+            seeds = max(seeds, spread.seeds, key=len)
     common.length_axis(fig, results["lengths"], results["train_length"])
     common.mark_trained(fig, results["train_length"])
     if p["lab_metric"] == "perplexity":
@@ -91,4 +96,5 @@ def lengths_figure(p: Mapping[str, Any]) -> FigureResult:
         "Each model was trained on {L}-token windows only. {mode}: Press et al. (2022, appendix B) show that "
         "the way a long text is cut changes which scheme looks better, so the choice is named in the title."
     ).format(L=results["train_length"], mode=mode_words(p["lab_mode"]).capitalize())
-    return FigureResult(common.finish(fig, title, y_title(p["lab_metric"])), data, (note,))
+    notes = (note, spread_note(seeds)) if seeds else (note,)
+    return FigureResult(common.finish(fig, title, y_title(p["lab_metric"])), data, notes)

@@ -24,7 +24,9 @@ TITLE = N_("RoPE: query and key norm per frequency pair")
 @register("lab-pair-norms", title=TITLE, page="length_lab", params=("lab_layer",))
 def pair_norms_figure(p: Mapping[str, Any]) -> FigureResult:
     layer = p["lab_layer"]
-    title = _("RoPE model, layer {layer}: query and key norm per frequency pair and head").format(layer=layer)
+    title = _("RoPE model (seed {seed}), layer {layer}: query and key norm per frequency pair and head").format(
+        seed=source.PROBED_SEED, layer=layer
+    )
     try:
         train_length = source.results()["train_length"]
         model = source.checkpoint("rope").model

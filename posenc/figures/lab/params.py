@@ -80,3 +80,23 @@ register_param(
         limits=index_below("lab_heads", N_("the model has {n} heads")),
     )
 )
+register_param(
+    ParamSpec(
+        "lab_passkey_metric",
+        "choice",
+        "accuracy",
+        N_("Passkey measure"),
+        choices=("accuracy", "loss"),
+        choice_labels={"accuracy": N_("exact-match accuracy"), "loss": N_("loss on the asked digits")},
+    )
+)
+register_param(
+    ParamSpec(
+        "lab_task",
+        "choice",
+        "lm",
+        N_("Task"),
+        choices=("lm", "copy", "passkey"),
+        choice_labels={"lm": N_("language model"), "copy": N_("copy task"), "passkey": N_("passkey retrieval")},
+    )
+)

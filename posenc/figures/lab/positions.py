@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 
 from posenc.drawing.registry import FigureResult, register
 from posenc.figures.lab import common, source
+from posenc.figures.lab.seeds import Spread, spread_note, stats
 from posenc.i18n import N_, _
 from posenc_lab.checkpoints import CheckpointError
 
@@ -30,32 +31,32 @@ def rolling_mean(values: np.ndarray, window: int) -> np.ndarray:
 def positions_figure(p: Mapping[str, Any]) -> FigureResult:
     window = p["lab_smooth"]
     try:
-        results = source.results()
+        views = source.seed_views()
     except CheckpointError:
         return FigureResult(common.missing(_(TITLE)))
+    results = views[0]
     length, train_length = results["positions"]["length"], results["train_length"]
     title = _("Loss at each position of a {n}-token sequence (trained at L = {L})").format(n=length, L=train_length)
     fig = go.Figure()
     positions = np.arange(length)
     data: dict[str, np.ndarray] = {"position": positions.astype(np.float64)}
-    absent = []
+    absent, seeds = [], ()
     for scheme in source.SCHEME_ORDER:
-        loss = results["positions"]["loss"].get(scheme, "missing")
-        if loss == "missing":
+        losses = [view["positions"]["loss"].get(scheme, "missing") for view in views]
+        held = [(view["seed"], loss) for view, loss in zip(views, losses, strict=True) if loss != "missing"]
+        if not held:
             continue
         name = common.scheme_name(scheme)
-        if loss is None:
+        if any(loss is None for _seed, loss in held):
             absent.append(name)
             continue
-        smooth = rolling_mean(np.asarray(loss, dtype=np.float64), window)
-        data[scheme] = smooth
-        fig.add_scatter(
-            x=positions,
-            y=smooth.astype(np.float32),
-            name=name,
-            mode="lines",
-            line={"color": common.SCHEME_COLORS[scheme], "width": 1.6},
-            hovertemplate=_("position") + " %{x}: %{y:.3f}<extra>" + name + "</extra>",
+        smooth = np.stack([rolling_mean(np.asarray(loss, dtype=np.float64), window) for _seed, loss in held])
+        mean, low, high = stats(smooth)
+        spread = Spread(positions, mean, low, high, smooth, tuple(seed for seed, _loss in held), [])
+        data |= spread.columns(scheme)
+        seeds = max(seeds, spread.seeds, key=len)
+        common.add_spread(
+            fig, spread, name, common.SCHEME_COLORS[scheme], x=positions, hover=_("position") + " %{customdata[0]}"
         )
     common.mark_trained(fig, train_length, log2=False)
     fig.update_xaxes(title_text=_("token position in the sequence"))
@@ -70,6 +71,8 @@ def positions_figure(p: Mapping[str, Any]) -> FigureResult:
                 names=", ".join(absent)
             )
         )
+    if seeds:
+        notes.append(spread_note(seeds))
     fig = common.finish(fig, title, _("loss (nats per byte)"))
     fig.update_layout(hovermode="closest")
     return FigureResult(fig, data, tuple(notes))

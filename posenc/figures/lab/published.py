@@ -10,10 +10,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from posenc.figures.lab.common import scheme_name
+from posenc.figures.lab.seeds import seeds_words
 from posenc.figures.lab.source import SCHEME_ORDER
 from posenc.i18n import _
 
@@ -66,43 +67,68 @@ def copy_accuracy(results: Mapping[str, Any], multiple: int = COPY_MULTIPLE) -> 
     return found
 
 
-def ours(results: Mapping[str, Any], mode: str = "sliding") -> list[str]:
-    """What the shipped numbers say, in the same terms, and where they differ from the papers' ordering."""
-    ratios = growth(results, mode)
-    held = [s for s, r in ratios.items() if r is not None and r <= 1 + TOLERANCE]
-    broke = [s for s, r in ratios.items() if r is not None and r > 1 + TOLERANCE]
-    none = [s for s, r in ratios.items() if r is None]
+def _every(views_ratios: Sequence[Mapping[str, float | None]], holds) -> list[str]:
+    """The schemes for which ``holds(ratio)`` is true in every seed (in the page's scheme order)."""
+    return [s for s in views_ratios[0] if all(s in r and holds(r[s]) for r in views_ratios)]
+
+
+def _same_order(tables: Sequence[Mapping[str, float]]) -> bool:
+    """Whether every seed ranks its schemes the same way, smallest value first."""
+    orders = [sorted(table, key=table.get) for table in tables]
+    return all(order == orders[0] for order in orders)
+
+
+def ours(views: Sequence[Mapping[str, Any]], mode: str = "sliding") -> list[str]:
+    """What the shipped numbers of every seed say, in the same terms, and where they differ from the papers'
+    ordering: a scheme is listed, and a point of disagreement made, only where every seed agrees; the numbers
+    shown are the seeds' means."""
+    first = views[0]
+    each = [growth(view, mode) for view in views]
+    held = _every(each, lambda r: r is not None and r <= 1 + TOLERANCE)
+    broke = _every(each, lambda r: r is not None and r > 1 + TOLERANCE)
+    none = _every(each, lambda r: r is None)
+    mixed = [s for s in each[0] if s not in (*held, *broke, *none)]
     names = lambda schemes: ", ".join(scheme_name(s) for s in schemes) or _("none")  # noqa: E731
-    ranked = sorted((s for s in ratios if ratios[s] is not None), key=lambda s: ratios[s])
+    finite = [{s: r for s, r in ratios.items() if r is not None} for ratios in each]
+    ratios = {s: sum(f[s] for f in finite) / len(finite) for s in finite[0] if all(s in f for f in finite)}
+    ranked = sorted(ratios, key=ratios.get)
+    order = ", ".join(f"{scheme_name(s)} (×{ratios[s]:.2f})" for s in ranked)
     lines = [
         _(
             "**Ours** (L = {L}, {m}L = {n} tokens): within 10% of their loss at L: {held}; more than 10% worse: "
             "{broke}."
         ).format(
-            L=results["train_length"],
+            L=first["train_length"],
             m=MULTIPLE,
-            n=MULTIPLE * results["train_length"],
+            n=MULTIPLE * first["train_length"],
             held=names(held),
             broke=names(broke),
         ),
-        _("From flattest to steepest: {order}.").format(
-            order=", ".join(f"{scheme_name(s)} (×{ratios[s]:.2f})" for s in ranked)
-        ),
     ]
+    if mixed:
+        lines.append(_("{names}: within 10% in some seeds, not in others.").format(names=names(mixed)))
+    if _same_order([{s: f[s] for s in ranked} for f in finite]):
+        lines.append(_("From flattest to steepest: {order}.").format(order=order))
+    else:
+        lines.append(
+            _("From flattest to steepest on average (the seeds differ in the order): {order}.").format(order=order)
+        )
     if none:
         lines.append(_("{names}: no loss at {m}L (no row past L).").format(names=names(none), m=MULTIPLE))
     disagree = []
-    copied = copy_accuracy(results)
-    if copied:
+    copies = [copy_accuracy(view) for view in views]
+    if all(copies):
+        shared = [s for s in copies[0] if all(s in c for c in copies)]
+        copied = {s: sum(c[s] for c in copies) / len(copies) for s in shared}
         ranked_copy = sorted(copied, key=lambda s: -copied[s])
         lines.append(
             _("Copy, trained on strings of up to {n} letters and asked for {m}: {order}.").format(
-                n=results["copy_letters"],
-                m=COPY_MULTIPLE * results["copy_letters"],
+                n=first["copy_letters"],
+                m=COPY_MULTIPLE * first["copy_letters"],
                 order=", ".join(f"{scheme_name(s)} {copied[s]:.0%}" for s in ranked_copy),
             )
         )
-        if "nope" in copied and copied["nope"] < sorted(copied.values())[-2]:
+        if all("nope" in c and c["nope"] < sorted(c.values())[-2] for c in copies):
             disagree.append(_("on our copy task NoPE is not among the best two, where Kazemnejad et al. found it best"))
     if "alibi" in broke:
         disagree.append(_("ALiBi does not stay flat here, as it does in Press et al."))
@@ -110,4 +136,10 @@ def ours(results: Mapping[str, Any], mode: str = "sliding") -> list[str]:
         disagree.append(_("sinusoidal holds up here, where both papers found it fails first"))
     if disagree:
         lines.append(_("Where our tiny models disagree: {points}.").format(points="; ".join(disagree)))
+    if len(views) > 1:
+        lines.append(
+            _("Across {seeds}: a scheme is named only where every seed agrees; the numbers are their means.").format(
+                seeds=seeds_words(len(views))
+            )
+        )
     return lines

@@ -16,7 +16,9 @@ import plotly.graph_objects as go
 from posenc.drawing.registry import FigureResult, register
 from posenc.drawing.theme import COLORWAY
 from posenc.figures.lab import common, source
-from posenc.figures.lab.lengths import add_curve, mode_words, values
+from posenc.figures.lab.lengths import mode_words
+from posenc.figures.lab.seeds import spread as across_seeds
+from posenc.figures.lab.seeds import spread_note
 from posenc.i18n import N_, _
 from posenc_lab.checkpoints import CheckpointError
 from posenc_lab.scaling import SCALING_TYPES
@@ -45,17 +47,21 @@ def scaling_figure(p: Mapping[str, Any]) -> FigureResult:
     )
     try:
         results = source.results()
-        rows = {kind: source.scaled_rows(kind, factor, mode) for kind in SCALING_TYPES}
+        tables = {kind: source.scaled_tables(kind, factor, mode) for kind in SCALING_TYPES}
     except CheckpointError:
         return FigureResult(common.missing(title))
     fig = go.Figure()
     data: dict[str, np.ndarray] = {"length": np.array(results["lengths"], dtype=np.float64)}
+    seeds: tuple[int, ...] = ()
     for index, kind in enumerate(SCALING_TYPES):
-        if not rows[kind]:  # LongRoPE away from the factor its lists were searched for
+        held = [{"rows": rows, "seed": seed} for seed, rows in zip(results["seeds"], tables[kind], strict=False)]
+        spread = across_seeds(held, ("rows",), "loss")
+        if spread is None:  # LongRoPE away from the factor its lists were searched for
             continue
         dash = "dot" if kind == "default" else "solid"
-        add_curve(fig, rows[kind], "loss", method_name(kind), COLORWAY[index % len(COLORWAY)], dash=dash)
-        data[kind] = values(rows[kind], "loss")
+        common.add_spread(fig, spread, method_name(kind), COLORWAY[index % len(COLORWAY)], dash=dash)
+        data |= spread.columns(kind)
+        seeds = max(seeds, spread.seeds, key=len)
     train_length = results["train_length"]
     common.length_axis(fig, results["lengths"], train_length)
     common.mark_trained(fig, train_length)
@@ -64,4 +70,5 @@ def scaling_figure(p: Mapping[str, Any]) -> FigureResult:
         "same trained weights; original_max_position_embeddings = {L}. LongRoPE's per-pair factors were searched "
         "for this model at s = {s:g} on held-out loss, as in the paper; at other factors it is not drawn."
     ).format(L=train_length, s=results.get("scaling", {}).get("factor", 4))
-    return FigureResult(common.finish(fig, title, _("loss (nats per byte)")), data, (note,))
+    notes = (note, spread_note(seeds)) if seeds else (note,)
+    return FigureResult(common.finish(fig, title, _("loss (nats per byte)")), data, notes)

@@ -20,6 +20,7 @@ from posenc_lab.schemes import SCHEMES
 
 ENVIRONMENT = "POSENC_LAB_FOLDER"
 SCHEME_ORDER = tuple(SCHEMES)  # nope, sinusoidal, learned, t5, alibi, rope
+PROBED_SEED = 0  # the seed whose checkpoints the figures run (attention, pair norms, scaling at another factor)
 
 
 def folder() -> Path:
@@ -31,7 +32,7 @@ def results_path() -> Path:
     return folder() / "results.json"
 
 
-def checkpoint_path(scheme: str, task: str = "lm", seed: int = 0) -> Path:
+def checkpoint_path(scheme: str, task: str = "lm", seed: int = PROBED_SEED) -> Path:
     return folder() / checkpoints.shipped_path(scheme, task, seed).name
 
 
@@ -52,6 +53,12 @@ def all_results() -> dict:
 def results() -> dict:
     """The first shipped seed's results in the layout of one run (:func:`posenc_lab.results.seed_view`)."""
     return lab_results.seed_view(all_results())
+
+
+def seed_views() -> list[dict]:
+    """Every shipped seed's results, each in the layout of one run, in the order of ``results["seeds"]``."""
+    everything = all_results()
+    return [lab_results.seed_view(everything, seed) for seed in everything["seeds"]]
 
 
 @functools.lru_cache(maxsize=4)
@@ -108,6 +115,17 @@ def scaled_rows(rope_type: str, factor: float, mode: str) -> list[dict]:
         return []
     path = checkpoint_path("rope")
     return _scaled(str(path), _stamp(path), rope_type, float(factor), mode, tuple(results()["lengths"]))
+
+
+def scaled_tables(rope_type: str, factor: float, mode: str) -> list[list[dict]]:
+    """The RoPE lm model's rows under ``rope_type`` at ``factor``, one list per seed: every seed's shipped rows when
+    the results hold this factor and mode, else the first seed's alone, evaluated now (:func:`scaled_rows`); the
+    lists are empty where there is nothing to draw (LongRoPE away from its factor)."""
+    views = seed_views()
+    shipped = [view.get("scaling", {}) for view in views]
+    if all(s.get("factor") == factor and s.get("mode") == mode and rope_type in s.get("rows", {}) for s in shipped):
+        return [s["rows"][rope_type] for s in shipped]
+    return [scaled_rows(rope_type, factor, mode)]
 
 
 @functools.lru_cache(maxsize=256)
