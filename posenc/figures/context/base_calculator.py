@@ -2,7 +2,8 @@
 over a target context (Men et al. 2024), and B(m) for the page's base against it.
 
 The search (:func:`posenc_core.rope.bounds.min_base_for_context`) takes a second or more at 1M positions;
-``ui.show.figure`` caches the built figure per parameter set and shows a spinner meanwhile.
+``ui.show.figure`` caches the built figure per parameter set and shows a spinner meanwhile, and the core keeps the
+search's result per target and rotary dim, so a Sweep of the base searches once.
 """
 
 from __future__ import annotations
