@@ -91,16 +91,17 @@ def scaled_rows(
     lengths,
     mode: str = "sliding",
     task: str = "lm",
+    scored_tokens: int = SCALING_TOKENS,
     **keys,
 ) -> list[dict]:
     """The RoPE checkpoint's ``task`` rows under ``rope_type`` at ``factor`` (with ``keys``, e.g. LongRoPE's
-    ``long_factor``; no retraining), :data:`SCALING_TOKENS` scored per lm length, the same for the shipped rows and a
-    page's live ones; the scaling is put back."""
+    ``long_factor``; no retraining), ``scored_tokens`` per lm length (:data:`SCALING_TOKENS` for the shipped rows; a
+    page evaluating another factor live may score fewer, and says so); the scaling is put back."""
     scheme = checkpoint.model.scheme
     before = scheme.scaling
     scheme.scaling = rope_scaling(checkpoint.config, rope_type, None if rope_type == "default" else factor, **keys)
     try:
-        options = {"scored_tokens": SCALING_TOKENS} if task == "lm" else {}
+        options = {"scored_tokens": scored_tokens} if task == "lm" else {}
         return rows(checkpoint, task, lengths, mode, **options)
     finally:
         scheme.scaling = before
