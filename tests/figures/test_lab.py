@@ -170,6 +170,9 @@ def test_our_statement_is_computed_from_the_numbers(lab):
     assert "more than 10% worse: NoPE, sinusoidal, RoPE" in text and "learned: no loss at 4L" in text
     assert "asked for 40: ALiBi 98%, T5 bias 93%, RoPE 68%, NoPE 48%, sinusoidal 0%." in text  # means of 3 seeds
     assert "NoPE is not among the best two" in text and "Across 3 seeds" in text
+    assert "asked at 4L = 256 tokens: ALiBi 96%, T5 bias 86%, RoPE 36%, NoPE 0%, sinusoidal 0%." in text  # means
+    older = " ".join(published.ours(lab_data.views(new_tables=False)))
+    assert "Passkey" not in older and "more than 10% worse: NoPE, sinusoidal, RoPE" in older
     calm = " ".join(published.ours(lab_data.views({"nope": 0.0, "sinusoidal": 0.0, "rope": 0.0})))
     assert "NoPE is not among" not in calm and "sinusoidal holds up here" in calm
     assert any("Press et al. 2022" in line for line in published.published())

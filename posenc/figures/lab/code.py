@@ -58,7 +58,7 @@ def _spreads(names: str, rows: str, key: str, x: str = '"length": np.array(resul
     return f"""
         result = {{{x}}}
         for name in {names}:
-            tables = [rows for view in views if (rows := {rows})]  # a row per length; None past a learned table
+            tables = [rows for view in views if (rows := {rows})]  # None past a learned table
             if tables:
                 result[name], result[f"{{name}}_low"], result[f"{{name}}_high"] = across_seeds(tables, {literal(key)})
         """

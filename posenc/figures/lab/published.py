@@ -67,6 +67,23 @@ def copy_accuracy(results: Mapping[str, Any], multiple: int = COPY_MULTIPLE) -> 
     return found
 
 
+def passkey_accuracy(results: Mapping[str, Any], multiple: int = MULTIPLE) -> dict[str, float]:
+    """Each scheme's passkey accuracy at ``multiple``·L tokens (schemes with none there left out); empty without
+    passkey results."""
+    length = multiple * results["train_length"]
+    found = {}
+    for scheme in SCHEME_ORDER:
+        row = next((row for row in results.get("passkey", {}).get(scheme, []) if row["length"] == length), None)
+        if row is not None and row.get("accuracy") is not None:
+            found[scheme] = row["accuracy"]
+    return found
+
+
+def _mean_of(tables: Sequence[Mapping[str, float]]) -> dict[str, float]:
+    """The mean of each scheme that every table holds."""
+    return {s: sum(t[s] for t in tables) / len(tables) for s in tables[0] if all(s in t for t in tables)}
+
+
 def _every(views_ratios: Sequence[Mapping[str, float | None]], holds) -> list[str]:
     """The schemes for which ``holds(ratio)`` is true in every seed (in the page's scheme order)."""
     return [s for s in views_ratios[0] if all(s in r and holds(r[s]) for r in views_ratios)]
@@ -118,8 +135,7 @@ def ours(views: Sequence[Mapping[str, Any]], mode: str = "sliding") -> list[str]
     disagree = []
     copies = [copy_accuracy(view) for view in views]
     if all(copies):
-        shared = [s for s in copies[0] if all(s in c for c in copies)]
-        copied = {s: sum(c[s] for c in copies) / len(copies) for s in shared}
+        copied = _mean_of(copies)
         ranked_copy = sorted(copied, key=lambda s: -copied[s])
         lines.append(
             _("Copy, trained on strings of up to {n} letters and asked for {m}: {order}.").format(
@@ -130,6 +146,16 @@ def ours(views: Sequence[Mapping[str, Any]], mode: str = "sliding") -> list[str]
         )
         if all("nope" in c and c["nope"] < sorted(c.values())[-2] for c in copies):
             disagree.append(_("on our copy task NoPE is not among the best two, where Kazemnejad et al. found it best"))
+    keyed = [passkey_accuracy(view) for view in views]
+    if all(keyed):
+        found = _mean_of(keyed)
+        lines.append(
+            _("Passkey, trained within L and asked at {m}L = {n} tokens: {order}.").format(
+                m=MULTIPLE,
+                n=MULTIPLE * first["train_length"],
+                order=", ".join(f"{scheme_name(s)} {found[s]:.0%}" for s in sorted(found, key=lambda s: -found[s])),
+            )
+        )
     if "alibi" in broke:
         disagree.append(_("ALiBi does not stay flat here, as it does in Press et al."))
     if "sinusoidal" in held:
