@@ -126,8 +126,8 @@ def test_loss_along_one_sequence_is_smoothed_and_says_so(lab):
 def test_scaling_reads_the_shipped_factor_and_evaluates_another_once(lab, monkeypatch):
     calls = []
 
-    def fake(checkpoint, rope_type, factor, lengths, mode):
-        calls.append((rope_type, factor, mode))
+    def fake(checkpoint, rope_type, factor, lengths, mode, scored_tokens):
+        calls.append((rope_type, factor, mode, scored_tokens))
         return [{"length": n, "loss": factor, "perplexity": math.exp(factor)} for n in lengths]
 
     monkeypatch.setattr(source.lab_results, "scaled_rows", fake)
@@ -138,10 +138,12 @@ def test_scaling_reads_the_shipped_factor_and_evaluates_another_once(lab, monkey
     build("lab-scaling", factor=2.0)
     build("lab-scaling", factor=2.0)
     evaluated = [kind for kind in source.lab_results.SCALING_TYPES[1:] if kind != "longrope"]
-    assert sorted(calls) == sorted((kind, 2.0, "sliding") for kind in evaluated)  # LongRoPE: searched at 4 only
+    live = source.LIVE_TOKENS  # fewer tokens than the shipped rows, and the note says so
+    assert sorted(calls) == sorted((kind, 2.0, "sliding", live) for kind in evaluated)  # LongRoPE: searched at 4 only
     away = build("lab-scaling", factor=2.0)
     assert "LongRoPE" not in [trace.name for trace in away.figure.data] and len(away.figure.data) == 6  # no bands
     assert away.notes[-1].startswith("1 seed (seed 0)")  # evaluated now: the first seed's model
+    assert f"evaluated now, on {live:,} tokens a length" in away.notes[0] and "evaluated now" not in shipped.notes[0]
 
 
 def test_attention_at_L_and_4L_and_the_learned_table_stopping(lab):

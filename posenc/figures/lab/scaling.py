@@ -70,5 +70,10 @@ def scaling_figure(p: Mapping[str, Any]) -> FigureResult:
         "same trained weights; original_max_position_embeddings = {L}. LongRoPE's per-pair factors were searched "
         "for this model at s = {s:g} on held-out loss, as in the paper; at other factors it is not drawn."
     ).format(L=train_length, s=results.get("scaling", {}).get("factor", 4))
+    live = results.get("scaling", {}).get("factor") != factor
+    if live:
+        note += " " + _(
+            "At this factor the model is evaluated now, on {n:,} tokens a length (the shipped rows: {m:,})."
+        ).format(n=source.LIVE_TOKENS, m=results.get("scored_tokens", source.LIVE_TOKENS))
     notes = (note, spread_note(seeds)) if seeds else (note,)
     return FigureResult(common.finish(fig, title, _("loss (nats per byte)")), data, notes)

@@ -97,6 +97,11 @@ def missing_message() -> str:
     return ""
 
 
+LIVE_TOKENS = 1024
+"""Tokens scored per length when a page evaluates the RoPE model at a factor the results do not hold: seven
+methods redraw in a few seconds (the shipped rows score :data:`posenc_lab.results.SCALING_TOKENS`), and the figure
+says so."""
+
 MODEL_LOCK = threading.Lock()
 """Held while a cached model runs: ``scaled_rows`` sets the RoPE model's scaling and puts it back, so two
 sessions must not run the same model at once."""
@@ -131,4 +136,5 @@ def scaled_tables(rope_type: str, factor: float, mode: str) -> list[list[dict]]:
 @functools.lru_cache(maxsize=256)
 def _scaled(path: str, stamp: float, rope_type: str, factor: float, mode: str, lengths: tuple[int, ...]) -> list:
     with MODEL_LOCK:
-        return lab_results.scaled_rows(_checkpoint(path, stamp), rope_type, factor, lengths, mode)
+        checkpoint = _checkpoint(path, stamp)
+        return lab_results.scaled_rows(checkpoint, rope_type, factor, lengths, mode, scored_tokens=LIVE_TOKENS)
