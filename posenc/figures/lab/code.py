@@ -134,7 +134,9 @@ def scaling_code(values: Mapping[str, Any]) -> Snippet:
         factor, mode = {literal(float(factor))}, {literal(mode)}
         scaled = {{"default": views[0]["lm"][mode]["rope"]}}  # no scaling: the rows evaluated with the lab
         for rope_type in {literal(tuple(kind for kind in SCALING_TYPES if kind not in ("default", "longrope")))}:
-            scaled[rope_type] = scaled_rows(checkpoint, rope_type, factor, results["lengths"], mode)
+            scaled[rope_type] = scaled_rows(
+                checkpoint, rope_type, factor, results["lengths"], mode, scored_tokens={source.LIVE_TOKENS}
+            )  # evaluated now on fewer tokens, as the page does
         views = [{{"scaled": scaled}}]  # one seed: LongRoPE's factors were searched at the shipped factor only
         """
     return _snippet("lab-scaling", values, body, _spreads(kinds, 'view["scaled"].get(name)', "loss"), rtol=1e-4)
