@@ -136,7 +136,10 @@ bench: install-dev chromium
 # steps, copy 6,000, passkey 3,000), the RoPE language model fine-tuned 1,000 steps at 4L under four scalings, and
 # LongRoPE's search, then results.json; on the GPU if there is one (the same models). --resume keeps checkpoints
 # already trained with the same settings, so an interrupted run goes on where it stopped (Ctrl-C keeps what was
-# written). Time on this 2-core CPU machine: see docs/LENGTH_LAB.md, "The shipped checkpoints".
+# written). Measured on this 2-core CPU machine (no GPU lent yet), 2026-11-28: the shipped set trained as three
+# processes at once, one seed each (posenc lab train --all --seeds K --resume), took 51 min per seed from start to
+# results while other work shared the cores; the runs' own training times add up to 48-50 min a seed, so this one
+# process, doing the seeds in turn, should take about 2.5 hours here (estimated, not run as one; docs/LENGTH_LAB.md).
 lab: install
 	$(PY) -m posenc lab train --all --resume
 

@@ -207,6 +207,9 @@ def test_passkey_accuracy_of_the_six_schemes_against_length_with_L_marked(lab):
     np.testing.assert_allclose(result.data["sinusoidal_low"], sinusoidal.min(axis=0))
     assert result.data["alibi"][-1] > 0.9 > 0.1 > result.data["sinusoidal"][-1]  # made up: ALiBi keeps finding it
     assert "bytes back" in " ".join(result.notes)
+    distances = {row["length"]: row["distance"] for row in lab_data.views()[0]["passkey"]["alibi"]}
+    assert list(fig.layout.xaxis.ticktext) == [f"{n}<br>{distances[n]:.0f}" for n in keyed]  # accuracy vs distance
+    assert "distance" in fig.layout.xaxis.title.text
     loss = build("lab-passkey", lab_passkey_metric="loss").figure
     assert loss.layout.yaxis.tickformat is None and "loss" in loss.layout.yaxis.title.text
 

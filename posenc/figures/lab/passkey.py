@@ -30,6 +30,20 @@ def accuracy_axis(fig: go.Figure, metric: str) -> None:
         fig.update_yaxes(range=[-0.03, 1.03], tickformat=".0%")
 
 
+def distance_axis(fig: go.Figure, rows: list[Mapping[str, Any]]) -> None:
+    """Each length tick also gives how far back the passkey sits there (the rows' mean ``distance``): accuracy is
+    read against the distance as well as the length."""
+    distance = {row["length"]: row.get("distance") for row in rows}
+    if not distance or None in distance.values():
+        return
+    ticks = sorted(distance)
+    fig.update_xaxes(
+        tickvals=[np.log2(n) for n in ticks],
+        ticktext=[f"{n}<br>{distance[n]:.0f}" for n in ticks],
+        title_text=_("length (tokens, log₂ scale), and below it the passkey's distance (bytes back)"),
+    )
+
+
 def distance_note(rows: list[Mapping[str, Any]]) -> str:
     """How far back the passkey sits at the shortest and longest length drawn (the rows' mean ``distance``)."""
     distance = [row.get("distance") for row in rows]
@@ -65,6 +79,7 @@ def passkey_figure(p: Mapping[str, Any]) -> FigureResult:
         seeds = max(seeds, spread.seeds, key=len)
     common.length_axis(fig, first.x.astype(int).tolist(), results["train_length"])
     common.mark_trained(fig, results["train_length"])
+    distance_axis(fig, first.rows)
     accuracy_axis(fig, metric)
     notes = [
         _(

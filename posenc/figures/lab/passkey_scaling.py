@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 from posenc.drawing.registry import FigureResult, register
 from posenc.drawing.theme import COLORWAY
 from posenc.figures.lab import common, source
-from posenc.figures.lab.passkey import accuracy_axis, distance_note, y_title
+from posenc.figures.lab.passkey import accuracy_axis, distance_axis, distance_note, y_title
 from posenc.figures.lab.scaling import method_name
 from posenc.figures.lab.seeds import spread as across_seeds
 from posenc.figures.lab.seeds import spread_note
@@ -52,6 +52,7 @@ def passkey_scaling_figure(p: Mapping[str, Any]) -> FigureResult:
     train_length = views[0]["train_length"]
     common.length_axis(fig, data["length"].astype(int).tolist(), train_length)
     common.mark_trained(fig, train_length)
+    distance_axis(fig, rows)
     accuracy_axis(fig, metric)
     notes = [
         _(
