@@ -114,7 +114,7 @@ def test_the_runs_work_reports_every_step_then_its_rows_and_an_error_as_a_messag
     assert [kind for kind, *_ in sent] == ["step", "step", "done"]
     assert sent[1][1:3] == (2, 2) and set(sent[-1][1]) == {"sliding", "nonoverlapping"}
     lab_runs.work("alibi", "sort", 2, 0, messages)
-    assert messages.get_nowait() == ("error", "ValueError: task must be one of lm, copy (got 'sort')")
+    assert messages.get_nowait() == ("error", "ValueError: task must be one of lm, copy, passkey (got 'sort')")
 
 
 def test_a_class_pressing_train_at_once_starts_the_limit_and_hears_busy_while_pages_keep_drawing():

@@ -89,10 +89,12 @@ def add_spread(
     log_y: bool = False,
     x: np.ndarray | None = None,
     hover: str | None = None,
+    label_below: bool = False,
 ) -> None:
     """The seeds' mean as a line at x = log2(length) (or ``x``) and, with two seeds or more, a band of the same
     colour from the lowest seed to the highest (where every seed has a value); toggled together from the legend.
-    Where the curve stops (a learned table has no row past L), an annotation says why."""
+    Where the curve stops (a learned table has no row past L), an annotation says why: above the curve's end, or
+    below it with ``label_below`` (a curve that ends at the top of its axis, as an accuracy of 100%)."""
     x = np.log2(spread.x) if x is None else np.asarray(x, dtype=np.float64)
     kind = np.float64 if x.size <= 64 else np.float32  # a curve per position: half the bytes, none of the shape lost
     finite = np.flatnonzero(np.isfinite(spread.mean))
@@ -134,5 +136,5 @@ def add_spread(
             showarrow=True,
             arrowhead=0,
             ax=40,
-            ay=-30,
+            ay=30 if label_below else -30,
         )
