@@ -161,7 +161,7 @@ def _write(path: Path, exported: export.ExportedFile) -> None:
         path.write_bytes(exported.content)
     except OSError as error:
         raise CliError(f"cannot write {path}: {error.strerror}") from error
-    print(f"wrote {path} ({len(exported.content):,} bytes, {exported.renderer})", flush=True)  # each file as it is written
+    print(f"wrote {path} ({len(exported.content):,} bytes, {exported.renderer})", flush=True)  # each file, as written
 
 
 def _export_one(figure_id: str, given: dict[str, Any], args: argparse.Namespace, out: Path) -> None:
