@@ -219,8 +219,15 @@ def test_a_60_frame_heatmap_sweep_writes_a_gif_of_60_frames(tmp_path, monkeypatc
 def test_ctrl_c_during_an_export_exits_130_with_one_line(tmp_path):
     import signal
 
+    # Ctrl-C's signal handled as a shell's foreground job has it: a pytest-xdist worker ignores SIGINT, and an
+    # ignored signal stays ignored in its children (Python then installs no KeyboardInterrupt handler), so the
+    # export is started with Python's own handler put back, then run as `python -m posenc export ...` runs.
+    start = (
+        "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "sys.argv = ['posenc', *sys.argv[1:]]; runpy.run_module('posenc', run_name='__main__', alter_sys=True)"
+    )
     process = subprocess.Popen(
-        [sys.executable, "-m", "posenc", "export", "all", "--format", "npy", "csv", "--out", str(tmp_path)],
+        [sys.executable, "-c", start, "export", "all", "--format", "npy", "csv", "--out", str(tmp_path)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
