@@ -316,6 +316,25 @@ def write(path: Path, tables: str) -> None:
     path.write_text(f"# A new learner's first figure against Streamlit's floor\n\n{tables}{kept}")
 
 
+SECTION = "first-figure"  # bench/results.md holds the same tables between <!-- first-figure:start/end --> lines
+RESULTS_MD = ROOT / "bench" / "results.md"
+
+
+def put_section(path: Path, tables: str, marker: str = SECTION) -> None:
+    """``tables`` between ``path``'s ``<!-- MARKER:start -->`` and ``<!-- MARKER:end -->`` lines (appended with
+    them if the file has none): the first figure's breakdown beside the rest of the bench's results."""
+    start, end = f"<!-- {marker}:start -->", f"<!-- {marker}:end -->"
+    text = path.read_text() if path.exists() else ""
+    heading = "## A new learner's first figure beside Streamlit's floor (bench/first_figure.py)"
+    section = f"{start}\n{heading}\n\n{tables}{end}"
+    if start in text and end in text:
+        before, rest = text.split(start, 1)
+        text = before + section + rest.split(end, 1)[1]
+    else:
+        text = text.rstrip("\n") + ("\n\n" if text else "") + section + "\n"
+    path.write_text(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     from posenc.ui.navigation import PAGE_NAMES
 
@@ -335,6 +354,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         write(Path(args.out), text)
         Path(args.out).with_suffix(".json").write_text(json.dumps({"floor": floor, "pages": rows}, indent=1))
+        if Path(args.out).resolve() == OUT.resolve():  # the project's own run: its results page shows it too
+            put_section(RESULTS_MD, text)
     return 0
 
 

@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         results["first_draw_reference"] = browser_draw.reference()
     _save(results)
     table = render_markdown(results)
-    (ROOT / "bench" / "results.md").write_text(table)
+    _write_results_md(table)
     _update_readme(table)
     print(table)
     return 0
@@ -63,10 +63,19 @@ def _lab_only() -> int:
     _save(results)
     if "pages" in results and "core" in results:
         table = render_markdown(results)
-        (ROOT / "bench" / "results.md").write_text(table)
+        _write_results_md(table)
         _update_readme(table)
     print("\n".join(lab_bench.render_markdown(results["lab"])))
     return 0
+
+
+def _write_results_md(table: str, path: Path | None = None) -> None:
+    """``table`` as bench/results.md, keeping the first figure's section (bench/first_figure.py writes it)."""
+    path = path or ROOT / "bench" / "results.md"
+    start, end = "<!-- first-figure:start -->", "<!-- first-figure:end -->"
+    old = path.read_text() if path.exists() else ""
+    kept = old[old.index(start) : old.index(end) + len(end)] if start in old and end in old else ""
+    path.write_text(table.rstrip("\n") + ("\n\n" + kept + "\n" if kept else "\n"))
 
 
 def _save(results: dict) -> None:

@@ -65,3 +65,19 @@ def test_write_keeps_the_reading_written_below_the_tables(tmp_path):
     write(path, "new tables\n")
     assert "old tables" not in path.read_text()
     assert path.read_text().endswith(f"new tables\n\n{KEEP}\nwhere the time goes\n")
+
+
+def test_the_breakdown_is_put_beside_the_benchs_results_and_kept_when_they_are_rewritten(tmp_path):
+    from bench import run
+    from bench.first_figure import put_section
+
+    results = tmp_path / "results.md"
+    results.write_text("| page | rerun ms |\n")
+    put_section(results, "| page | floor (s) |\n| rope | 2.00 |\n")
+    put_section(results, "| page | floor (s) |\n| rope | 1.90 |\n")  # a second run replaces, not appends
+    text = results.read_text()
+    assert text.startswith("| page | rerun ms |") and text.count("first-figure:start") == 1
+    assert "| rope | 1.90 |" in text and "| rope | 2.00 |" not in text
+    run._write_results_md("| page | rerun ms, again |\n", results)  # bench/run rewrites its own tables
+    text = results.read_text()
+    assert text.startswith("| page | rerun ms, again |") and "| rope | 1.90 |" in text
