@@ -16,6 +16,7 @@ from posenc_lab import checkpoints
 from posenc_lab.limits import MAX_CHECKPOINT_BYTES
 from posenc_lab.model import LabConfig, LabModel
 from posenc_lab.scaling import rope_scaling
+from posenc_lab.schemes import SCHEMES
 from posenc_lab.train import TrainSettings
 
 CONFIG = LabConfig(scheme="t5", d_model=16, n_heads=2, n_layers=1, d_ff=32, max_len=16)
@@ -234,3 +235,23 @@ def test_save_refuses_a_link_and_a_file_of_another_kind_through_the_api_too(tmp_
         with pytest.raises(checkpoints.CheckpointError, match=words):
             checkpoints.save(_checkpoint(), tmp_path / name)
     assert (tmp_path / "notes.txt").read_text() == "mine" and os.path.islink(tmp_path / "link.pt")
+
+
+SHIPPED_BUDGET_BYTES = 24 << 20  # the shipped set, every seed (18 MB in float16 today): the package carries it
+CHECKPOINT_BUDGET_BYTES = 512 << 10  # one shipped checkpoint (up to 300 KB today: float16 weights and the loss curve)
+
+
+def test_every_shipped_model_of_every_seed_is_there_within_the_size_budget():
+    from posenc_lab.finetune import FINETUNE_METHODS
+    from posenc_lab.results import SEEDS, load_results
+    from posenc_lab.settings import TASKS
+
+    expected = {checkpoints.shipped_path(s, task, seed) for seed in SEEDS for task in TASKS for s in SCHEMES}
+    expected |= {checkpoints.finetuned_path(method, seed) for seed in SEEDS for method in FINETUNE_METHODS}
+    shipped = set(checkpoints.SHIPPED.glob("*.pt"))
+    assert shipped == expected, sorted(path.name for path in shipped ^ expected)
+    sizes = {path.name: path.stat().st_size for path in shipped}
+    assert max(sizes.values()) <= CHECKPOINT_BUDGET_BYTES, max(sizes.items(), key=lambda item: item[1])
+    assert sum(sizes.values()) <= SHIPPED_BUDGET_BYTES, sum(sizes.values())
+    runs = load_results(checkpoints.SHIPPED / "results.json")["runs"]
+    assert len(runs) == len(expected) and {run["seed"] for run in runs} == set(SEEDS)  # results of exactly these
