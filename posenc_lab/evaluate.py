@@ -310,11 +310,6 @@ def exact_result(model: LabModel, task: str, length: int, batch_tokens: int = 16
     )
 
 
-def copy_result(model: LabModel, length: int, batch_tokens: int = 16384) -> LengthResult:
-    """:func:`exact_result` of the copy task."""
-    return exact_result(model, "copy", length, batch_tokens)
-
-
 def evaluate(
     model: LabModel, task: str, lengths, mode: str = "sliding", scored_tokens: int = SCORED_TOKENS
 ) -> list[LengthResult]:

@@ -34,6 +34,30 @@ FINETUNE_BATCH = 8  # sequences of s·L = 256 tokens: 2,048 tokens a step, as th
 FINETUNE_RATE = 1e-3  # a third of the original peak rate (3e-3)
 
 
+def finetune_settings(
+    checkpoint: Checkpoint,
+    factor: float = FINETUNE_FACTOR,
+    *,
+    steps: int = FINETUNE_STEPS,
+    batch_size: int = FINETUNE_BATCH,
+    learning_rate: float = FINETUNE_RATE,
+) -> TrainSettings:
+    """What :func:`finetune` trains ``checkpoint`` with: the lm task at round(factor·L) tokens, its own seed."""
+    return TrainSettings(
+        task="lm",
+        steps=steps,
+        batch_size=batch_size,
+        learning_rate=learning_rate,
+        seed=checkpoint.settings.seed,
+        length=round(factor * checkpoint.config.max_len),
+    )
+
+
+def rope_type_of(checkpoint: Checkpoint) -> str:
+    """The rope_type a checkpoint was trained or fine-tuned under (``default`` for none, or for another scheme)."""
+    return (getattr(checkpoint.model.scheme, "scaling", None) or {}).get("rope_type", "default")
+
+
 def finetune(
     checkpoint: Checkpoint,
     rope_type: str,
@@ -54,14 +78,7 @@ def finetune(
     if checkpoint.settings.task != "lm":
         raise ValueError(f"checkpoint must be a language model (task lm) to fine-tune (got {checkpoint.settings.task})")
     scaling = rope_scaling(config, rope_type, None if rope_type == "default" else factor)
-    settings = TrainSettings(
-        task="lm",
-        steps=steps,
-        batch_size=batch_size,
-        learning_rate=learning_rate,
-        seed=checkpoint.settings.seed,
-        length=round(factor * config.max_len),
-    )
+    settings = finetune_settings(checkpoint, factor, steps=steps, batch_size=batch_size, learning_rate=learning_rate)
     device = resolve_device(device)
     start = checkpoint.model
     before = start.scheme.scaling

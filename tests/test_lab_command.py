@@ -25,7 +25,7 @@ from posenc.commands.lab import main
 from posenc_lab import checkpoints
 from posenc_lab import results as lab_results
 from posenc_lab.evaluate import LengthResult
-from posenc_lab.finetune import FINETUNE_METHODS
+from posenc_lab.finetune import FINETUNE_METHODS, finetune_settings
 from posenc_lab.longrope_search import SearchResult
 from posenc_lab.model import LabConfig, LabModel
 from posenc_lab.scaling import SCALING_TYPES, rope_scaling
@@ -255,8 +255,7 @@ def quick_all(monkeypatch):
     def tuned(checkpoint, method, *, steps, device, on_step):
         model = LabModel(checkpoint.config)
         model.scheme.scaling = rope_scaling(checkpoint.config, method, None if method == "default" else 4.0)
-        settings = TrainSettings(steps=steps, seed=checkpoint.settings.seed, length=4 * checkpoint.config.max_len)
-        return checkpoints.Checkpoint(model, settings, [1.0], 0.5, device.type)
+        return checkpoints.Checkpoint(model, finetune_settings(checkpoint, steps=steps), [1.0], 0.5, device.type)
 
     def searched(checkpoint, *, seed, generations):
         return SearchResult([1.0] * 4, 0.5, [0.6, 0.5], {"pi": 1.0, "ntk": 0.7, "yarn": 0.8}, 3)
@@ -295,6 +294,8 @@ def test_all_with_resume_keeps_what_was_trained_with_the_same_settings(tmp_path,
     assert main(["train", "--all", "--steps", "2", "--seeds", "1", "--resume", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert f"kept {kept} (trained with the same settings)" in out and f"wrote {other}" in out
+    tuned = tmp_path / "rope-lm-finetuned-yarn-seed1.pt"
+    assert f"kept {tuned} (trained with the same settings)" in out  # a fine-tune kept on the same terms
     assert kept.stat().st_mtime_ns == before and other.exists()
     assert main(["train", "--all", "--steps", "3", "--seeds", "1", "--resume", "--out", str(tmp_path)]) == 0
     assert "kept" not in capsys.readouterr().out  # other settings: everything trained again

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from posenc.commands.lab_progress import Progress, duration
 from posenc_lab import checkpoints, results
-from posenc_lab.finetune import FINETUNE_METHODS, FINETUNE_STEPS, finetune
+from posenc_lab.finetune import FINETUNE_METHODS, FINETUNE_STEPS, finetune, finetune_settings, rope_type_of
 from posenc_lab.longrope_search import GENERATIONS, search
 from posenc_lab.schemes import SCHEMES
 from posenc_lab.settings import TASKS, TrainSettings
@@ -62,26 +63,36 @@ class Plan:
         return written
 
 
-def _reusable(path: Path, scheme: str, settings: TrainSettings, device) -> checkpoints.Checkpoint | None:
-    """The checkpoint at ``path`` if it is ``scheme`` trained with ``settings`` (else None: train it)."""
+def _reusable(path: Path, wanted: Callable[[checkpoints.Checkpoint], bool], device) -> checkpoints.Checkpoint | None:
+    """The checkpoint at ``path`` if it reads and is the one ``wanted`` (else None: train it)."""
     if not path.exists():
         return None
     try:
         checkpoint = checkpoints.load(path, device)
     except checkpoints.CheckpointError:
         return None
-    return checkpoint if checkpoint.config.scheme == scheme and checkpoint.settings == settings else None
+    return checkpoint if wanted(checkpoint) else None
 
 
-def _saved(checkpoint: checkpoints.Checkpoint, path: Path, device, label: str) -> checkpoints.Checkpoint:
-    checkpoints.save(checkpoint, path)
-    final = checkpoint.losses[-1]
+def _kept_or_trained(plan: Plan, path: Path, label: str, wanted, train, device) -> checkpoints.Checkpoint:
+    """The checkpoint at ``path``: kept when resuming and it is the one ``wanted``, else ``train(on_step)``, saved
+    and read back as saved (float16: what the page loads)."""
+    kept = _reusable(path, wanted, device) if plan.resume else None
+    if kept is not None:
+        print(f"kept {path} (trained with the same settings)", flush=True)
+        return kept
+    progress = Progress(label)
+    try:
+        trained = train(progress)
+    finally:
+        progress.close()
+    checkpoints.save(trained, path)
     print(
-        f"wrote {path}: {label}, {checkpoint.settings.steps} steps in {checkpoint.seconds:.1f} s on "
-        f"{checkpoint.device}, final loss {final:.3f}",
+        f"wrote {path}: {label}, {trained.settings.steps} steps in {trained.seconds:.1f} s on {trained.device}, "
+        f"final loss {trained.losses[-1]:.3f}",
         flush=True,
     )
-    return checkpoints.load(path, device)  # as saved (float16): what the page loads
+    return checkpoints.load(path, device)
 
 
 def train_seed(plan: Plan, seed: int, device, done: list[Path]) -> results.SeedModels:
@@ -91,42 +102,32 @@ def train_seed(plan: Plan, seed: int, device, done: list[Path]) -> results.SeedM
         for scheme in SCHEMES:
             settings = plan.settings(task, seed)
             path = plan.folder / checkpoints.shipped_path(scheme, task, seed).name
-            kept = _reusable(path, scheme, settings, device) if plan.resume else None
-            if kept is None:
-                progress = Progress(f"{scheme}-{task} seed {seed}")
-                try:
-                    trained = train_checkpoint(scheme, settings, device=device, on_step=progress)
-                finally:
-                    progress.close()
-                kept = _saved(trained, path, device, f"{scheme} on {task}, seed {seed}")
-            else:
-                print(f"kept {path} (trained with the same settings)", flush=True)
-            held[scheme, task] = kept
+            held[scheme, task] = _kept_or_trained(
+                plan,
+                path,
+                f"{scheme} on {task}, seed {seed}",
+                lambda cp, scheme=scheme, settings=settings: cp.config.scheme == scheme and cp.settings == settings,
+                lambda on_step, scheme=scheme, settings=settings: train_checkpoint(
+                    scheme, settings, device=device, on_step=on_step
+                ),
+                device,
+            )
             done.append(path)
     finetuned = {}
     steps = min(plan.steps, FINETUNE_STEPS) if plan.steps else FINETUNE_STEPS
+    settings = finetune_settings(held["rope", "lm"], steps=steps)
     for method in FINETUNE_METHODS:
         path = plan.folder / checkpoints.finetuned_path(method, seed).name
-        kept = None
-        if plan.resume and path.exists():
-            try:
-                kept = checkpoints.load(path, device)
-            except checkpoints.CheckpointError:
-                kept = None
-            scaling = None if kept is None else kept.model.scheme.scaling
-            same = kept is not None and kept.settings.steps == steps and kept.settings.seed == seed
-            if not same or (scaling or {}).get("rope_type", "default") != method:
-                kept = None
-        if kept is None:
-            progress = Progress(f"rope fine-tuned ({method}) seed {seed}")
-            try:
-                tuned = finetune(held["rope", "lm"], method, steps=steps, device=device, on_step=progress)
-            finally:
-                progress.close()
-            kept = _saved(tuned, path, device, f"rope fine-tuned under {method} scaling, seed {seed}")
-        else:
-            print(f"kept {path} (fine-tuned with the same settings)", flush=True)
-        finetuned[method] = kept
+        finetuned[method] = _kept_or_trained(
+            plan,
+            path,
+            f"rope fine-tuned under {method} scaling, seed {seed}",
+            lambda cp, method=method: cp.settings == settings and rope_type_of(cp) == method,
+            lambda on_step, method=method: finetune(
+                held["rope", "lm"], method, steps=steps, device=device, on_step=on_step
+            ),
+            device,
+        )
         done.append(path)
     generations = min(plan.steps, GENERATIONS) if plan.steps else GENERATIONS
     started = time.perf_counter()

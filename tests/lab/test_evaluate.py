@@ -147,7 +147,7 @@ def test_accuracy_is_exact_match_with_its_standard_error_by_hand(task, length, c
 
 
 def test_copy_and_passkey_rows_name_what_they_hold():
-    copy = ev.copy_result(_oracle("copy", 9, 16, 5), 9).to_dict("copy")
+    copy = ev.exact_result(_oracle("copy", 9, 16, 5), "copy", 9).to_dict("copy")
     assert copy["letters"] == 4 and copy["accuracy"] == pytest.approx(0.75)
     assert set(copy) == {"length", "loss", "loss_se", "perplexity", "accuracy", "accuracy_se", "letters"}
     passkey = ev.exact_result(_oracle("passkey", 30, 0, 24), "passkey", 30)
@@ -186,7 +186,7 @@ def test_a_model_is_evaluated_on_passkeys_and_a_too_short_length_is_refused():
 
 def test_copy_batches_change_nothing():
     model = _model("rope")
-    whole, batched = ev.copy_result(model, 21), ev.copy_result(model, 21, batch_tokens=21 * 5)
+    whole, batched = ev.exact_result(model, "copy", 21), ev.exact_result(model, "copy", 21, batch_tokens=21 * 5)
     assert batched.loss == pytest.approx(whole.loss, rel=1e-6) and batched.accuracy == whole.accuracy
 
 

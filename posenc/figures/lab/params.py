@@ -7,6 +7,7 @@ from posenc.drawing.params import ParamSpec, index_below, register_param
 from posenc.i18n import N_
 from posenc_lab.evaluate import MODES
 from posenc_lab.schemes import SCHEMES
+from posenc_lab.settings import TASKS
 
 MAX_LAYERS, MAX_HEADS = 8, 16  # the largest lab model (LARGE_CONFIG: 4 layers, 8 heads) fits well within these
 
@@ -96,7 +97,7 @@ register_param(
         "choice",
         "lm",
         N_("Task"),
-        choices=("lm", "copy", "passkey"),
+        choices=TASKS,
         choice_labels={"lm": N_("language model"), "copy": N_("copy task"), "passkey": N_("passkey retrieval")},
     )
 )
