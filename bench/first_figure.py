@@ -1,6 +1,7 @@
 """Where a new learner's first figure spends its time: every page against Streamlit's floor, in one run.
 
-    python -m bench.first_figure [--contexts 5] [--pages rope,sinusoidal] [--out bench/first_figure.md]
+    python -m bench.first_figure [--contexts 5] [--cpu-contexts 3] [--pages rope,sinusoidal]
+        [--out bench/first_figure.md]
 
 Two servers start in the same run: a warmed ``posenc app`` (its warm-up, ``POSENC_WARMUP=pages``, has opened every
 page at its defaults in every language before anything is measured) and the floor, bench/reference_app.py (a
@@ -17,7 +18,10 @@ start; the Chrome DevTools Protocol's network timestamps are taken from the docu
 - ``msg1``: Streamlit's first message of the run received; ``fig_msg``: the message holding the first
   ``plotly_chart`` received; ``done``: ``script_finished`` received (CDP ``Network.webSocketFrameReceived``,
   each frame decoded as a ``ForwardMsg``);
-- ``run_to_fig``: ``fig_msg - msg1``, the script's work on the server until its first figure was sent;
+- ``run_to_fig``: ``fig_msg - msg1``, as the page took the two messages in (the browser reports a websocket
+  message when its main thread handles it, so a busy page takes its messages in late);
+- ``server_fig``: the same two messages handed to the websocket on the server, ms apart (bench/server_clock.py):
+  the script's work until its first figure, and Streamlit's sending;
 - ``fig_to_draw``: the first figure drawn (a ``g.trace`` or heatmap in its ``.main-svg``, seen by a
   MutationObserver) minus ``fig_msg``: React, plotly.js's chunk if not loaded yet, its parse and layout;
 - ``kB_before`` / ``fig_kB`` / ``kB_run``: the messages' bytes (decompressed) before the figure's message, that
@@ -42,9 +46,11 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from bench import main_thread
 from bench.app_server import CHROMIUM_ARGS, ROOT, free_port, running_app, stop, wait_healthy
 
 CONTEXTS = 5
+CPU_CONTEXTS = 3
 OUT = ROOT / "bench" / "first_figure.md"
 KEEP = "<!-- kept: written by hand, below the measured tables -->"
 TIMEOUT_S = 60
@@ -82,6 +88,7 @@ PARTS = (
     "fig_msg",
     "done",
     "run_to_fig",
+    "server_fig",
     "fig_to_draw",
     "late_static",
     "kB_before",
@@ -95,12 +102,15 @@ PARTS = (
 
 
 @contextlib.contextmanager
-def warmed_app(level: str = "pages", timeout: float = 600.0) -> Iterator[str]:
-    """``posenc app`` on a free loopback port, yielded once its warm-up has finished (its log says so)."""
+def warmed_app(level: str = "pages", timeout: float = 600.0) -> Iterator[tuple[str, Path]]:
+    """``posenc app`` on a free loopback port, with the server's clock of bench/server_clock.py, yielded (its URL,
+    the clock's log) once its warm-up has finished (its log says so)."""
     port = free_port()
     log_path = ROOT / "build" / f"posenc-app-{port}.log"
     log_path.parent.mkdir(exist_ok=True)
-    command = [sys.executable, "-m", "posenc", "app", "--port", str(port)]
+    clock_path = log_path.with_suffix(".clock.jsonl")
+    clock_path.unlink(missing_ok=True)
+    command = [sys.executable, "-m", "bench.server_clock", str(clock_path), "--port", str(port)]
     with log_path.open("w") as log:
         process = subprocess.Popen(
             command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "POSENC_WARMUP": level}
@@ -113,7 +123,7 @@ def warmed_app(level: str = "pages", timeout: float = 600.0) -> Iterator[str]:
                 if process.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"posenc app did not finish its warm-up (see {log_path})")
                 time.sleep(1)
-            yield base_url
+            yield base_url, clock_path
         finally:
             stop(process)
 
@@ -158,8 +168,11 @@ def messages(frames: list[tuple[float, bytes]]) -> dict:
     return row
 
 
-def open_once(browser, url: str) -> dict:
-    """Open ``url`` in a fresh context; the breakdown of its first figure (ms, kB, counts)."""
+def open_once(browser, url: str, clock: Path | None = None) -> dict:
+    """Open ``url`` in a fresh context; the breakdown of its first figure (ms, kB, counts), with the server's side
+    (``server_fig``: its first figure's message handed to the websocket, ms after the run's first) when ``clock``
+    names the log of the server's clock (bench/server_clock.py)."""
+    clocked = len(clock.read_text().splitlines()) if clock and clock.exists() else 0
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.add_init_script(OBSERVER)
@@ -192,6 +205,9 @@ def open_once(browser, url: str) -> dict:
         row["error"] = str(error).splitlines()[0]
     timing = page.evaluate(TIMING)
     context.close()
+    if clock is not None and clock.exists():
+        fresh = clock.read_text().splitlines()[clocked:]
+        row["server_fig"] = json.loads(fresh[0])["figure_ms"] if fresh else None
 
     doc = events["doc"]
     ms = lambda ts: (ts - doc) * 1000  # noqa: E731
@@ -211,6 +227,32 @@ def open_once(browser, url: str) -> dict:
     return row
 
 
+def cpu_once(browser, url: str) -> dict[str, float] | None:
+    """Open ``url`` in a fresh context under Chromium's trace: the main thread's CPU time (ms) until the first figure
+    is drawn, by kind of work (:func:`bench.main_thread.split`); None for a page without a figure."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.add_init_script(OBSERVER)
+    browser.start_tracing(page=page, categories=list(main_thread.CATEGORIES))
+    try:
+        page.goto(url)
+        page.wait_for_function(DRAWN_OR_NONE, timeout=TIMEOUT_S * 1000)
+        drawn = page.evaluate("() => window.__ff.drawn")
+    finally:
+        trace = json.loads(browser.stop_tracing())
+        context.close()
+    if drawn is None:
+        return None
+    events = trace["traceEvents"] if isinstance(trace, dict) else trace
+    return main_thread.split(events, drawn)
+
+
+def median_cpu(rows: list[dict[str, float] | None]) -> dict[str, float] | None:
+    """Each kind's median over the contexts that drew a figure."""
+    rows = [row for row in rows if row is not None]
+    return {key: statistics.median(row[key] for row in rows) for key in rows[0]} if rows else None
+
+
 def median_row(rows: list[dict]) -> dict:
     merged: dict = {"n": len(rows), "errors": [r["error"] for r in rows if "error" in r]}
     for part in PARTS:
@@ -221,9 +263,11 @@ def median_row(rows: list[dict]) -> dict:
     return merged
 
 
-def measure(pages: list[str], contexts: int) -> tuple[dict, dict[str, dict]]:
+def measure(pages: list[str], contexts: int, cpu_contexts: int = 0) -> tuple[dict, dict[str, dict]]:
     """(floor, {page: breakdown}): medians over ``contexts`` fresh contexts, the floor opened once per round, and
-    once per round the floor behind a page's kind of controls ("floor + widgets": bench/reference_app.py)."""
+    once per round the floor behind a page's kind of controls ("floor + widgets": bench/reference_app.py). Then,
+    ``cpu_contexts`` rounds more under Chromium's trace: each breakdown's ``cpu`` is the main thread's CPU time
+    until the first figure, by kind of work (medians; None without a figure or a traced round)."""
     from playwright.sync_api import sync_playwright
 
     from posenc.drawing.export import find_browser
@@ -231,7 +275,11 @@ def measure(pages: list[str], contexts: int) -> tuple[dict, dict[str, dict]]:
     floor_rows: list[dict] = []
     widget_rows: list[dict] = []
     page_rows: dict[str, list[dict]] = {page: [] for page in pages}
-    with warmed_app() as app_url, running_app(script="bench/reference_app.py") as floor_url, sync_playwright() as pw:
+    with (
+        warmed_app() as (app_url, clock),
+        running_app(script="bench/reference_app.py") as floor_url,
+        sync_playwright() as pw,
+    ):
         browser = pw.chromium.launch(executable_path=find_browser(), args=CHROMIUM_ARGS)
         open_once(browser, floor_url + "/")  # both servers' first session (imports, compiled scripts) not timed
         open_once(browser, app_url + "/")
@@ -240,11 +288,21 @@ def measure(pages: list[str], contexts: int) -> tuple[dict, dict[str, dict]]:
             widget_rows.append(open_once(browser, floor_url + "/?widgets=1"))
             for page in pages:
                 path = "" if page == "why_position" else page
-                page_rows[page].append(open_once(browser, f"{app_url}/{path}"))
+                page_rows[page].append(open_once(browser, f"{app_url}/{path}", clock))
                 print(f"round {round_ + 1}: {page} {page_rows[page][-1].get('first_figure')}", flush=True)
+        urls = {"floor": floor_url + "/", "floor + widgets": floor_url + "/?widgets=1"}
+        urls |= {page: f"{app_url}/{'' if page == 'why_position' else page}" for page in pages}
+        traced: dict[str, list] = {name: [] for name in urls}
+        for round_ in range(cpu_contexts):
+            for name, url in urls.items():
+                traced[name].append(cpu_once(browser, url))
+            print(f"traced round {round_ + 1} of {cpu_contexts}", flush=True)
         browser.close()
     rows = {"floor + widgets": median_row(widget_rows)} | {page: median_row(rows) for page, rows in page_rows.items()}
-    return median_row(floor_rows), rows
+    floor = median_row(floor_rows)
+    for name, row in {"floor": floor, **rows}.items():
+        row["cpu"] = median_cpu(traced[name])
+    return floor, rows
 
 
 def _fmt(value, digits: int = 0) -> str:
@@ -289,22 +347,60 @@ def report(floor: dict, rows: dict[str, dict], contexts: int, shared_machine: bo
         "",
         "Breakdown (ms from navigation start unless said; kB decompressed; the floor's row first):",
         "",
-        "| page | html | static | ws open | 1st msg | fig msg | run→fig | fig→drawn | late static | drawn "
-        "| done | kB before | fig kB | kB run | elements before (sb/main, blocks) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| page | html | static | ws open | 1st msg | fig msg | run→fig | server run→fig | fig→drawn | late static "
+        "| drawn | done | kB before | fig kB | kB run | elements before (sb/main, blocks) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for page, row in {"floor": floor, **rows}.items():
         lines.append(
             f"| {page} | {_fmt(row['html'])} | {_fmt(row['static'])} | {_fmt(row['ws'])} | {_fmt(row['msg1'])} "
-            f"| {_fmt(row['fig_msg'])} | {_fmt(row['run_to_fig'])} | {_fmt(row['fig_to_draw'])} "
+            f"| {_fmt(row['fig_msg'])} | {_fmt(row['run_to_fig'])} | {_fmt(row.get('server_fig'))} "
+            f"| {_fmt(row['fig_to_draw'])} "
             f"| {_fmt(row['late_static'])} | {_fmt(row['first_figure'])} | {_fmt(row['done'])} "
             f"| {_fmt(row['kB_before'], 1)} | {_fmt(row['fig_kB'], 1)} | {_fmt(row['kB_run'], 1)} "
             f"| {_fmt(row['elements'])} ({_fmt(row['sb'])}/{_fmt(row['main'])}, {_fmt(row['blocks'])}) |"
         )
+    lines += cpu_table(floor, rows)
     errors = {page: row["errors"] for page, row in {"floor": floor, **rows}.items() if row["errors"]}
     if errors:
         lines += ["", "Contexts that did not draw a figure: " + "; ".join(f"{p}: {e[0]}" for p, e in errors.items())]
     return "\n".join(lines) + "\n"
+
+
+CPU_HEADINGS = {
+    "scripts": "scripts evaluated",
+    "react": "React",
+    "other_js": "other JS",
+    "layout": "style, layout",
+    "network": "network",
+    "other": "other",
+}
+
+
+def cpu_table(floor: dict, rows: dict[str, dict]) -> list[str]:
+    """The main thread's CPU time until the first figure, by kind of work, against the floor's (no lines when no
+    round was traced)."""
+    base = floor.get("cpu")
+    if base is None:
+        return []
+    lines = [
+        "",
+        "The browser's main thread until the first figure is drawn, in CPU time (ms; Chromium's trace, thread time "
+        "of each task, median of the traced contexts; bench/main_thread.py): *scripts evaluated* is JavaScript run "
+        "as it arrives (Streamlit's bundle, each element's chunk, plotly.js's 4.7 MB), *React* Streamlit drawing "
+        "its elements, *other JS* callbacks and promise jobs (plotly.js drawing the figure among them).",
+        "",
+        "| page | CPU (ms) | vs floor | " + " | ".join(CPU_HEADINGS.values()) + " |",
+        "|---|---|---|" + "---|" * len(CPU_HEADINGS),
+    ]
+    for page, row in {"floor": floor, **rows}.items():
+        cpu = row.get("cpu")
+        if cpu is None:
+            lines.append(f"| {page} | – | – |" + " – |" * len(CPU_HEADINGS))
+            continue
+        kinds = " | ".join(_fmt(cpu[kind]) for kind in CPU_HEADINGS)
+        lines.append(f"| {page} | {_fmt(cpu['total'])} | {cpu['total'] - base['total']:+.0f} | {kinds} |")
+    return lines
 
 
 def write(path: Path, tables: str) -> None:
@@ -340,6 +436,12 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--contexts", type=int, default=CONTEXTS)
+    parser.add_argument(
+        "--cpu-contexts",
+        type=int,
+        default=CPU_CONTEXTS,
+        help=f"rounds more under Chromium's trace, for the main thread's CPU time (default {CPU_CONTEXTS}; 0: none)",
+    )
     parser.add_argument("--pages", default=",".join(PAGE_NAMES), help="comma-separated page names")
     parser.add_argument("--shared-machine", action="store_true", help="say that other work shared the machine")
     parser.add_argument("--out", default=str(OUT), help="the markdown file the tables go to ('' for none)")
@@ -348,7 +450,9 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sorted(set(pages) - set(PAGE_NAMES))
     if unknown:
         parser.error(f"--pages: unknown page(s) {', '.join(unknown)}; one of {', '.join(PAGE_NAMES)}")
-    floor, rows = measure(pages, args.contexts)
+    if args.contexts < 1 or args.cpu_contexts < 0:
+        parser.error("--contexts must be 1 or more and --cpu-contexts 0 or more")
+    floor, rows = measure(pages, args.contexts, args.cpu_contexts)
     text = report(floor, rows, args.contexts, args.shared_machine)
     print(text)
     if args.out:

@@ -81,3 +81,24 @@ def test_the_breakdown_is_put_beside_the_benchs_results_and_kept_when_they_are_r
     run._write_results_md("| page | rerun ms, again |\n", results)  # bench/run rewrites its own tables
     text = results.read_text()
     assert text.startswith("| page | rerun ms, again |") and "| rope | 1.90 |" in text
+
+
+def test_the_cpu_table_puts_each_page_against_the_floors_main_thread_and_is_left_out_untraced():
+    def cpu(total: float) -> dict[str, float]:
+        return {"scripts": total - 40, "react": 20.0, "other_js": 10.0, "layout": 5.0, "network": 3.0, "other": 2.0}
+
+    floor = _row(2000.0) | {"cpu": cpu(900.0) | {"total": 900.0}}
+    rows = {"rope": _row(2250.0) | {"cpu": cpu(1300.0) | {"total": 1300.0}}, "glossary": _row(None) | {"cpu": None}}
+    text = report(floor, rows, 5)
+    assert "| floor | 900 | +0 | 860 | 20 | 10 | 5 | 3 | 2 |" in text
+    assert "| rope | 1300 | +400 | 1260 | 20 | 10 | 5 | 3 | 2 |" in text
+    assert "| glossary | – | – | – | – | – | – | – | – |" in text
+    assert "main thread" not in report(_row(2000.0), {"rope": _row(2250.0)}, 5)
+
+
+def test_the_breakdown_shows_the_servers_side_of_the_run_beside_the_browsers():
+    text = report(_row(2000.0), {"rope": _row(2250.0) | {"server_fig": 17.0}}, 5)
+    breakdown = text[text.index("| page | html |") :].splitlines()
+    server = breakdown[0].split("|").index(" server run→fig ")
+    cells = {line.split("|")[1].strip(): line.split("|")[server].strip() for line in breakdown[2:] if line}
+    assert cells["rope"] == "17" and cells["floor"] == "–"
