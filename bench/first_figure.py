@@ -229,15 +229,19 @@ def open_once(browser, url: str, clock: Path | None = None) -> dict:
 
 def cpu_once(browser, url: str) -> dict[str, float] | None:
     """Open ``url`` in a fresh context under Chromium's trace: the main thread's CPU time (ms) until the first figure
-    is drawn, by kind of work (:func:`bench.main_thread.split`); None for a page without a figure."""
+    is drawn, by kind of work (:func:`bench.main_thread.split`); None for a page without a figure or one that did
+    not draw."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.add_init_script(OBSERVER)
     browser.start_tracing(page=page, categories=list(main_thread.CATEGORIES))
+    drawn = None
     try:
         page.goto(url)
         page.wait_for_function(DRAWN_OR_NONE, timeout=TIMEOUT_S * 1000)
         drawn = page.evaluate("() => window.__ff.drawn")
+    except Exception as error:  # a page that failed to draw is left out of the medians, as open_once records it
+        print(f"traced {url}: {str(error).splitlines()[0]}", flush=True)
     finally:
         trace = json.loads(browser.stop_tracing())
         context.close()
