@@ -188,9 +188,9 @@ def _config(tmp_path, **changes) -> str:
 )
 def test_work_past_the_plan_s_bounds_is_one_line_and_status_2_at_once(capsys, tmp_path, changes, words):
     """Issue 35 defect 5: head_dim 65,536 cost minutes of CPU; beta_slow 1e-320 crashed the command."""
-    start = time.perf_counter()
+    start = time.process_time()  # this process's CPU: what a busy machine does not stretch
     assert main([_config(tmp_path, **changes), "--target", "16384"]) == 2
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith("posenc plan: ") and captured.err.count("\n") == 1
     assert all(word in captured.err for word in words), captured.err

@@ -51,9 +51,9 @@ def test_angles_equal_the_core_angles_mod_two_pi_and_the_trained_range_is_shaded
 
 
 def test_fast_pairs_over_a_long_range_are_drawn_as_an_envelope():
-    start = time.perf_counter()
+    start = time.process_time()  # this process's CPU (about 0.13 s here): what a busy machine does not stretch
     result, _ = build(seq_len=1_048_576, head_dim=512, factor=64.0, base=1e4)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     bands = [trace for trace in result.figure.data if trace.fill == "toself"]
     assert bands and all(len(trace.x) <= 2048 for trace in result.figure.data)
     low_high = np.asarray(bands[0].y)

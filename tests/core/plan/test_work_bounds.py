@@ -23,10 +23,10 @@ def _wide(head_dim: int):
 
 
 def test_a_head_dim_of_65536_is_refused_at_once_naming_the_bound():
-    start = time.perf_counter()
+    start = time.process_time()  # this process's CPU: what a busy machine does not stretch
     with pytest.raises(ValueError, match=f"at most {MAX_ROTARY_DIM:,}"):
         plan_extension(_wide(65536), 8192)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
 
 
 def test_pairs_times_target_past_the_bound_is_refused_and_says_the_longest_target():
