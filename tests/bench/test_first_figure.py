@@ -2,7 +2,8 @@
 
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from bench.first_figure import KEEP, messages, report, write
+from bench.first_figure import messages
+from bench.first_figure_report import KEEP, report, write
 
 
 def _delta(root: int, element: str | None = None, block: str | None = None) -> bytes:
@@ -69,7 +70,7 @@ def test_write_keeps_the_reading_written_below_the_tables(tmp_path):
 
 def test_the_breakdown_is_put_beside_the_benchs_results_and_kept_when_they_are_rewritten(tmp_path):
     from bench import run
-    from bench.first_figure import put_section
+    from bench.first_figure_report import put_section
 
     results = tmp_path / "results.md"
     results.write_text("| page | rerun ms |\n")
