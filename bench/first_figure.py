@@ -7,8 +7,10 @@ Two servers start in the same run: a warmed ``posenc app`` (its warm-up, ``POSEN
 page at its defaults in every language before anything is measured) and the floor, bench/reference_app.py (a
 title and one three-point chart). Each page opens at its defaults, as a learner's link opens it, in a fresh
 Chromium context (no HTTP cache, no cookies: a new visitor), ``--contexts`` times; the floor is opened once per
-round in the same minutes, so the two meet the same load on the machine. Every number is a median over the
-contexts.
+round in the same minutes, so the two meet the same load on the machine. A third server, warmed the same way,
+serves every page with its figures swapped for three points (bench/three_point_figures.py), opened in the same
+rounds: the same first screen and script with the floor's figure, which splits a page's difference into its
+first screen's and its own figure's. Every number is a median over the contexts.
 
 The time until the first figure is drawn is split with the browser's own clocks (all in ms from navigation
 start; the Chrome DevTools Protocol's network timestamps are taken from the document's request):
@@ -100,15 +102,17 @@ PARTS = (
 
 
 @contextlib.contextmanager
-def warmed_app(level: str = "pages", timeout: float = 600.0) -> Iterator[tuple[str, Path]]:
+def warmed_app(level: str = "pages", timeout: float = 600.0, three_point: bool = False) -> Iterator[tuple[str, Path]]:
     """``posenc app`` on a free loopback port, with the server's clock of bench/server_clock.py, yielded (its URL,
-    the clock's log) once its warm-up has finished (its log says so)."""
+    the clock's log) once its warm-up has finished (its log says so). ``three_point``: every page's figures
+    swapped for three points (bench/three_point_figures.py)."""
     port = free_port()
     log_path = ROOT / "build" / f"posenc-app-{port}.log"
     log_path.parent.mkdir(exist_ok=True)
     clock_path = log_path.with_suffix(".clock.jsonl")
     clock_path.unlink(missing_ok=True)
-    command = [sys.executable, "-m", "bench.server_clock", str(clock_path), "--port", str(port)]
+    swap = ["--three-point-figures"] if three_point else []
+    command = [sys.executable, "-m", "bench.server_clock", str(clock_path), *swap, "--port", str(port)]
     with log_path.open("w") as log:
         process = subprocess.Popen(
             command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "POSENC_WARMUP": level}
@@ -267,9 +271,11 @@ def median_row(rows: list[dict]) -> dict:
 
 def measure(pages: list[str], contexts: int, cpu_contexts: int = 0) -> tuple[dict, dict[str, dict]]:
     """(floor, {page: breakdown}): medians over ``contexts`` fresh contexts, the floor opened once per round, and
-    once per round the floor behind a page's kind of controls ("floor + widgets": bench/reference_app.py). Then,
-    ``cpu_contexts`` rounds more under Chromium's trace: each breakdown's ``cpu`` is the main thread's CPU time
-    until the first figure, by kind of work (medians; None without a figure or a traced round)."""
+    once per round the floor behind a page's kind of controls ("floor + widgets": bench/reference_app.py). Each
+    page is opened as well on a second warmed server whose figures are three points
+    (bench/three_point_figures.py): its breakdown's ``three_point`` is that breakdown. Then, ``cpu_contexts``
+    rounds more under Chromium's trace: each breakdown's ``cpu`` is the main thread's CPU time until the first
+    figure, by kind of work (medians; None without a figure or a traced round)."""
     from playwright.sync_api import sync_playwright
 
     from posenc.drawing.export import find_browser
@@ -277,23 +283,27 @@ def measure(pages: list[str], contexts: int, cpu_contexts: int = 0) -> tuple[dic
     floor_rows: list[dict] = []
     widget_rows: list[dict] = []
     page_rows: dict[str, list[dict]] = {page: [] for page in pages}
+    three_rows: dict[str, list[dict]] = {page: [] for page in pages}
+    path = lambda page: "" if page == "why_position" else page  # noqa: E731
     with (
         warmed_app() as (app_url, clock),
+        warmed_app(three_point=True) as (three_url, three_clock),
         running_app(script="bench/reference_app.py") as floor_url,
         sync_playwright() as pw,
     ):
         browser = pw.chromium.launch(executable_path=find_browser(), args=CHROMIUM_ARGS)
-        open_once(browser, floor_url + "/")  # both servers' first session (imports, compiled scripts) not timed
-        open_once(browser, app_url + "/")
+        for url in (floor_url, app_url, three_url):  # each server's first session (imports, scripts) not timed
+            open_once(browser, url + "/")
         for round_ in range(contexts):
             floor_rows.append(open_once(browser, floor_url + "/"))
             widget_rows.append(open_once(browser, floor_url + "/?widgets=1"))
             for page in pages:
-                path = "" if page == "why_position" else page
-                page_rows[page].append(open_once(browser, f"{app_url}/{path}", clock))
+                page_rows[page].append(open_once(browser, f"{app_url}/{path(page)}", clock))
+                three_rows[page].append(open_once(browser, f"{three_url}/{path(page)}", three_clock))
                 print(f"round {round_ + 1}: {page} {page_rows[page][-1].get('first_figure')}", flush=True)
         urls = {"floor": floor_url + "/", "floor + widgets": floor_url + "/?widgets=1"}
-        urls |= {page: f"{app_url}/{'' if page == 'why_position' else page}" for page in pages}
+        urls |= {page: f"{app_url}/{path(page)}" for page in pages}
+        urls |= {f"{page}:three": f"{three_url}/{path(page)}" for page in pages}
         traced: dict[str, list] = {name: [] for name in urls}
         for round_ in range(cpu_contexts):
             for name, url in urls.items():
@@ -304,6 +314,8 @@ def measure(pages: list[str], contexts: int, cpu_contexts: int = 0) -> tuple[dic
     floor = median_row(floor_rows)
     for name, row in {"floor": floor, **rows}.items():
         row["cpu"] = median_cpu(traced[name])
+    for page in pages:
+        rows[page]["three_point"] = median_row(three_rows[page]) | {"cpu": median_cpu(traced[f"{page}:three"])}
     return floor, rows
 
 

@@ -38,19 +38,27 @@ def report(floor: dict, rows: dict[str, dict], contexts: int, shared_machine: bo
         "chart) opened once per round in the same minutes; *floor + widgets* = the same app and chart behind what "
         "a page sends first, in Streamlit's own elements with nothing computed (`?widgets=1`: a sidebar of four "
         "select boxes, a title, a closed expander with text and formulas, five number inputs and sliders, tabs). "
-        "✅: within floor + 0.3 s.",
+        "✅: within floor + 0.3 s. *Three-point figures*: the same page, in the same rounds, from a second warmed "
+        "server whose figures are each one three-point line of the same height (bench/three_point_figures.py): "
+        "its difference to the floor is what the page's first screen costs (Streamlit's elements, the script); "
+        "*its figure* = first figure − three-point figures, what the page's own figure costs (its bytes, "
+        "plotly.js drawing it).",
         "",
-        "| page | floor (s) | first figure (s) | difference (s) | ratio |",
-        "|---|---|---|---|---|",
+        "| page | floor (s) | first figure (s) | difference (s) | ratio | three-point figures (s) "
+        "| first screen (s) | its figure (s) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for page, row in rows.items():
         first, base = row["first_figure"], floor["first_figure"]
         diff = None if first is None else (first - base) / 1000
         ratio = None if first is None else first / base
         mark = "" if diff is None else (" ✅" if diff <= 0.3 else " ❌")
+        three = (row.get("three_point") or {}).get("first_figure")
+        screen = None if three is None else (three - base) / 1000
+        own = None if first is None or three is None else (first - three) / 1000
         lines.append(
             f"| {page} | {_fmt(base / 1000, 2)} | {_fmt(first and first / 1000, 2)} | {_fmt(diff, 2)}{mark} "
-            f"| {_fmt(ratio, 2)} |"
+            f"| {_fmt(ratio, 2)} | {_fmt(three and three / 1000, 2)} | {_fmt(screen, 2)} | {_fmt(own, 2)} |"
         )
     lines += [
         "",
@@ -97,18 +105,24 @@ def cpu_table(floor: dict, rows: dict[str, dict]) -> list[str]:
         "The browser's main thread until the first figure is drawn, in CPU time (ms; Chromium's trace, thread time "
         "of each task, median of the traced contexts; bench/main_thread.py): *scripts evaluated* is JavaScript run "
         "as it arrives (Streamlit's bundle, each element's chunk, plotly.js's 4.7 MB), *React* Streamlit drawing "
-        "its elements, *other JS* callbacks and promise jobs (plotly.js drawing the figure among them).",
+        "its elements, *other JS* callbacks and promise jobs (plotly.js drawing the figure among them). *Three-point "
+        "figures*: the same page with its figures as three points (above); *its figure*: the CPU the page's own "
+        "figure adds to that.",
         "",
-        "| page | CPU (ms) | vs floor | " + " | ".join(CPU_HEADINGS.values()) + " |",
-        "|---|---|---|" + "---|" * len(CPU_HEADINGS),
+        "| page | CPU (ms) | vs floor | " + " | ".join(CPU_HEADINGS.values()) + " | three-point figures | its figure |",
+        "|---|---|---|" + "---|" * len(CPU_HEADINGS) + "---|---|",
     ]
     for page, row in {"floor": floor, **rows}.items():
         cpu = row.get("cpu")
+        three = ((row.get("three_point") or {}).get("cpu") or {}).get("total")
         if cpu is None:
-            lines.append(f"| {page} | – | – |" + " – |" * len(CPU_HEADINGS))
+            lines.append(f"| {page} | – | – |" + " – |" * len(CPU_HEADINGS) + f" {_fmt(three)} | – |")
             continue
         kinds = " | ".join(_fmt(cpu[kind]) for kind in CPU_HEADINGS)
-        lines.append(f"| {page} | {_fmt(cpu['total'])} | {cpu['total'] - base['total']:+.0f} | {kinds} |")
+        own = "–" if three is None else f"{cpu['total'] - three:+.0f}"
+        lines.append(
+            f"| {page} | {_fmt(cpu['total'])} | {cpu['total'] - base['total']:+.0f} | {kinds} | {_fmt(three)} | {own} |"
+        )
     return lines
 
 

@@ -1,12 +1,13 @@
 """``posenc app`` with a clock on the server's side of the websocket, for bench/first_figure.py.
 
-    python -m bench.server_clock LOG [posenc app arguments]
+    python -m bench.server_clock LOG [--three-point-figures] [posenc app arguments]
 
 Serves the app as ``posenc app`` does, and for each session appends one JSON line to LOG once its first figure's
 message is handed to the websocket: ``{"figure_ms": ..., "before": ...}``, the milliseconds since the session's
 first message (``new_session``) was handed over, and how many messages went before the figure. The browser's own
 clock (bench/first_figure.py's ``msg1`` and ``fig_msg``) says when the page took the same two messages in; the two
-apart tell the server's part from the browser's.
+apart tell the server's part from the browser's. With ``--three-point-figures``, every page's figures are swapped
+for three points (bench/three_point_figures.py).
 """
 
 from __future__ import annotations
@@ -71,10 +72,16 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     install(FigureClock(Path(argv[0])))
+    rest = argv[1:]
+    if rest[:1] == ["--three-point-figures"]:
+        from bench import three_point_figures
+
+        three_point_figures.install()
+        rest = rest[1:]
     from posenc.commands import app
     from posenc.commands.router import version
 
-    return app.main(argv[1:], version())
+    return app.main(rest, version())
 
 
 if __name__ == "__main__":

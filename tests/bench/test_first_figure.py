@@ -53,9 +53,9 @@ def _row(first_ms: float | None) -> dict:
 
 def test_report_marks_each_page_against_floor_plus_a_third_of_a_second():
     text = report(_row(2000.0), {"rope": _row(2250.0), "alibi": _row(2400.0), "glossary": _row(None)}, 5)
-    assert "| rope | 2.00 | 2.25 | 0.25 ✅ | 1.12 |" in text
-    assert "| alibi | 2.00 | 2.40 | 0.40 ❌ | 1.20 |" in text
-    assert "| glossary | 2.00 | – | – | – |" in text
+    assert "| rope | 2.00 | 2.25 | 0.25 ✅ | 1.12 | – | – | – |" in text
+    assert "| alibi | 2.00 | 2.40 | 0.40 ❌ | 1.20 | – | – | – |" in text
+    assert "| glossary | 2.00 | – | – | – | – | – | – |" in text
     assert "shared with other work" not in text
     assert "shared with other work" in report(_row(2000.0), {}, 5, shared_machine=True)
 
@@ -91,9 +91,9 @@ def test_the_cpu_table_puts_each_page_against_the_floors_main_thread_and_is_left
     floor = _row(2000.0) | {"cpu": cpu(900.0) | {"total": 900.0}}
     rows = {"rope": _row(2250.0) | {"cpu": cpu(1300.0) | {"total": 1300.0}}, "glossary": _row(None) | {"cpu": None}}
     text = report(floor, rows, 5)
-    assert "| floor | 900 | +0 | 860 | 20 | 10 | 5 | 3 | 2 |" in text
-    assert "| rope | 1300 | +400 | 1260 | 20 | 10 | 5 | 3 | 2 |" in text
-    assert "| glossary | – | – | – | – | – | – | – | – |" in text
+    assert "| floor | 900 | +0 | 860 | 20 | 10 | 5 | 3 | 2 | – | – |" in text
+    assert "| rope | 1300 | +400 | 1260 | 20 | 10 | 5 | 3 | 2 | – | – |" in text
+    assert "| glossary | – | – | – | – | – | – | – | – | – | – |" in text
     assert "main thread" not in report(_row(2000.0), {"rope": _row(2250.0)}, 5)
 
 
@@ -103,3 +103,15 @@ def test_the_breakdown_shows_the_servers_side_of_the_run_beside_the_browsers():
     server = breakdown[0].split("|").index(" server run→fig ")
     cells = {line.split("|")[1].strip(): line.split("|")[server].strip() for line in breakdown[2:] if line}
     assert cells["rope"] == "17" and cells["floor"] == "–"
+
+
+def test_the_same_page_with_three_point_figures_splits_the_difference_into_first_screen_and_figure():
+    def cpu(total: float) -> dict[str, float]:
+        return {"scripts": 600.0, "react": 20.0, "other_js": 10.0, "layout": 5.0, "network": 3.0, "other": 2.0}
+
+    three = _row(2150.0) | {"cpu": cpu(1100.0) | {"total": 1100.0}}
+    floor = _row(2000.0) | {"cpu": cpu(900.0) | {"total": 900.0}}
+    rows = {"rope": _row(2400.0) | {"cpu": cpu(1300.0) | {"total": 1300.0}, "three_point": three}}
+    text = report(floor, rows, 5)
+    assert "| rope | 2.00 | 2.40 | 0.40 ❌ | 1.20 | 2.15 | 0.15 | 0.25 |" in text
+    assert "| rope | 1300 | +400 | 600 | 20 | 10 | 5 | 3 | 2 | 1100 | +200 |" in text
