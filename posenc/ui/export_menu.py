@@ -33,6 +33,13 @@ SIZE_NAMES = {  # shown translated
 }
 
 
+DOWNLOAD_CLICK = "ignore"
+"""How a download button whose file is made on click answers the click: it asks the server for the file, and the
+page does not rerun. Streamlit's default, a rerun, draws the button again under a new id and drops the old one; on
+a busy server that can happen before the click's request is served, and the reader gets no file (the server logs
+"Deferred file ... not found")."""
+
+
 def export_menu(figure_id: str, result: FigureResult, stem: str) -> None:
     """A popover with the size presets and a download button per format; each file is rendered lazily on click.
 
@@ -73,6 +80,7 @@ def export_menu(figure_id: str, result: FigureResult, stem: str) -> None:
                 key=f"export-{figure_id}-{fmt}",
                 disabled=needs_browser or (fmt in ("csv", "npy") and not result.data),
                 width="stretch",
+                on_click=DOWNLOAD_CLICK,
             )
         if browser is None:
             st.caption(no_browser)

@@ -26,6 +26,7 @@ from posenc.drawing.params import PARAMS
 from posenc.drawing.sweep import DEFAULT_FRAMES, MAX_FRAMES, MIN_FRAMES, Sweep, check_sweep, sweepable_params
 from posenc.i18n import N_, _
 from posenc.ui import echo
+from posenc.ui.export_menu import DOWNLOAD_CLICK
 from posenc.ui.figure_cache import FIGURES
 from posenc.ui.sweep_view import ERROR, for_figure, start, stop
 
@@ -165,6 +166,7 @@ def _downloads(spec: registry.FigureSpec, params: Mapping[str, Any], swept: Swee
             mime=MIME[fmt],
             key=f"sweep-download-{spec.id}-{fmt}",
             width="stretch",
+            on_click=DOWNLOAD_CLICK,
         )
 
 

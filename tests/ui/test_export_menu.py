@@ -50,6 +50,13 @@ def test_the_menu_offers_every_size_and_names_the_png_by_it(app):
     assert elements_by_key(app)[f"export-{FIGURE}-png"].label == "PNG (1920 × 1080) (.png)"
 
 
+def test_a_click_on_a_download_asks_for_its_file_without_a_rerun_that_would_lose_it(app):
+    downloads = {key: found for key, found in elements_by_key(app).items() if key.startswith(f"export-{FIGURE}-")}
+    assert {key.rsplit("-", 1)[1] for key in downloads} == set(export.FORMATS)
+    for found in downloads.values():  # Streamlit's default reruns, which can drop the file before it is served
+        assert found.proto.ignore_rerun and found.proto.HasField("deferred_file_id")
+
+
 def test_the_camera_names_its_png_with_the_style_and_the_screen_size(app):
     options = camera(app)
     params, _ = registry.resolve_params(FIGURE, {})

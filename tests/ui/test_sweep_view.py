@@ -49,8 +49,8 @@ def test_the_box_starts_a_sweep_on_its_own_figure_and_stops_it():
     assert len(spec["frames"]) == 5 and at.query_params["sweep"] == "base:10000..100000:5"
     assert at.query_params["sweep_figure"] == "rope-wavelengths"
     assert "wavelength" in spec["layout"]["title"]["text"].lower()
-    for fmt in ("gif", "mp4", "html", "png"):  # its files, each made when clicked
-        control(at, f"sweep-download-rope-wavelengths-{fmt}")
+    for fmt in ("gif", "mp4", "html", "png"):  # its files, each made when clicked, without a rerun to lose the click
+        assert control(at, f"sweep-download-rope-wavelengths-{fmt}").proto.ignore_rerun
     control(at, "sweep-stop-rope-wavelengths").click().run()
     assert animated(at) == [] and "sweep" not in at.query_params
 
