@@ -5,7 +5,8 @@ A test that reads a page before its figures are done, or waits a fixed time inst
 (the end-of-run mark, ``posenc.ui.run_marker``), passes on an idle machine and fails on a busy one. This runs
 ``pytest`` on the chosen tests ``--runs`` times while ``--busy`` processes spin on a core each, stops at the time
 bound (``--minutes``: no run starts after it), prints one line per run and a summary, and exits 1 if any run failed
-(the failing test ids are printed, and each failed run's output is kept under ``build/flake_check/``).
+(the failing test ids are printed, and each failed run's output is kept under ``--logs``, default
+``build/flake_check/``).
 
 ``--suite all`` runs the whole suite (``tests``, as ``make test`` does, coverage off): a test that compares floats
 computed in two processes failed a fresh clone's ``make test`` outside the browser tests. Each check appends its
@@ -13,7 +14,7 @@ result (date, commit, suite, cores busy, each run's time and verdict, the failed
 (default: ``docs/FLAKE_RECORD.md``, kept in the repository).
 
 Usage: python scripts/flake_check.py [--runs 20] [--busy 1] [--minutes 150] [--suite browser|all]
-                                     [--record FILE] [-- PYTEST ARGS]
+                                     [--record FILE] [--logs DIR] [-- PYTEST ARGS]
        (``make flakecheck``, ``make flakecheck SUITE=all``; the default tests: tests/browser tests/deploy,
        coverage off)
 """
@@ -33,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_TESTS = ["tests/browser", "tests/deploy"]
 SUITES = {"browser": DEFAULT_TESTS, "all": ["tests"]}
 RECORD = ROOT / "docs" / "FLAKE_RECORD.md"
+LOGS = ROOT / "build" / "flake_check"
 FAILED_LINE = re.compile(r"^(?:FAILED|ERROR) (\S+)", re.M)
 
 
@@ -52,6 +54,9 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
         "--suite", choices=sorted(SUITES), default="browser", help="browser: tests/browser tests/deploy; all: tests"
     )
     parser.add_argument("--record", type=Path, default=RECORD, help=f"results appended here (default {RECORD.name})")
+    parser.add_argument(
+        "--logs", type=Path, default=LOGS, help="each failed run's output kept here (default build/flake_check)"
+    )
     args = parser.parse_args(own)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -69,7 +74,7 @@ def failed_tests(output: str) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     args, pytest_args = parse(sys.argv[1:] if argv is None else argv)
-    logs = ROOT / "build" / "flake_check"
+    logs = args.logs
     logs.mkdir(parents=True, exist_ok=True)
     spinners = [multiprocessing.Process(target=spin, daemon=True) for _ in range(args.busy)]
     for spinner in spinners:

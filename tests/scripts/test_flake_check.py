@@ -35,11 +35,12 @@ def test_a_passing_test_passes_every_run_with_a_core_busy(tmp_path, capsys):
 
 def test_a_failing_run_names_its_test_and_the_exit_code_says_so(tmp_path, capsys):
     (tmp_path / "test_flaky.py").write_text(FAILING)
-    argv = ["--runs", "1", "--busy", "0", "--record", str(tmp_path / "record.md"), "--", str(tmp_path), *QUICK]
-    assert flake_check.main(argv) == 1
+    logs = tmp_path / "logs"  # not the project's build/flake_check, where a real check keeps its failed runs
+    argv = ["--runs", "1", "--busy", "0", "--record", str(tmp_path / "record.md"), "--logs", str(logs)]
+    assert flake_check.main([*argv, "--", str(tmp_path), *QUICK]) == 1
     out = capsys.readouterr().out
     assert "run 1: FAILED" in out and "test_flaky.py::test_flaky" in out and "0 passed, 1 failed" in out
-    assert "test_flaky" in (ROOT / "build" / "flake_check" / "run-1.log").read_text()
+    assert "test_flaky" in (logs / "run-1.log").read_text()
 
 
 @pytest.mark.parametrize(
@@ -54,7 +55,7 @@ def test_bad_arguments_are_refused_by_name(argv, word, capsys):
 def test_the_default_is_the_browser_and_deploy_tests_without_coverage():
     args, pytest_args = flake_check.parse([])
     assert (args.runs, args.busy) == (20, 1) and pytest_args == ["tests/browser", "tests/deploy", "--no-cov"]
-    assert args.record == ROOT / "docs" / "FLAKE_RECORD.md"
+    assert args.record == ROOT / "docs" / "FLAKE_RECORD.md" and args.logs == ROOT / "build" / "flake_check"
 
 
 def test_suite_all_runs_the_whole_suite():
