@@ -60,7 +60,9 @@ def test_settling_the_heap_pins_the_warmed_figures_and_freezes_what_is_alive(mon
     try:
         kept = warmup.settle_heap()
         assert kept["figures"] == 1 and kept["mib"] > 0 and figures.pinned_nbytes == figures.nbytes > 0
-        assert kept["frozen"] == gc.get_freeze_count() > 1000
+        # What was frozen, counted when it was; a frozen object freed since (by reference counting, in another
+        # thread of the test process) leaves the count, and nothing joins it: never more, at most a few fewer
+        assert kept["frozen"] > 1000 and 0.99 * kept["frozen"] <= gc.get_freeze_count() <= kept["frozen"]
         assert gc.is_tracked(warmed)
         assert not any(scanned is warmed for scanned in gc.get_objects())  # frozen: in no generation the GC scans
     finally:
