@@ -21,10 +21,11 @@ import sys
 from pathlib import Path
 
 from bench.app_server import CHROMIUM_ARGS, running_app
+from bench.first_figure import DRAWN
+from bench.server_clock import is_figure
 
 CONTEXTS = 5
 THREE_POINTS = {"data": [{"type": "scatter", "y": [1, 3, 2]}], "layout": {"height": 450}}
-DRAWN = "div[data-testid='stPlotlyChart'] .main-svg g.trace, div[data-testid='stPlotlyChart'] .main-svg g.hm"
 # a figure drawn, or the run's end mark (ui.run_marker) saying it drew none (the glossary)
 DRAWN_OR_NONE = """drawn => document.querySelector(drawn) !== null
   || document.querySelector("div.posenc-ran[data-charts='0']") !== null"""
@@ -44,19 +45,17 @@ def first_figure(frames: list[bytes]) -> dict[str, str] | None:
     for raw in frames:
         msg = ForwardMsg()
         msg.ParseFromString(raw)
-        if msg.WhichOneof("type") != "delta" or msg.delta.WhichOneof("type") != "new_element":
-            continue
-        if msg.delta.new_element.WhichOneof("type") != "plotly_chart":
-            continue
-        chart = msg.delta.new_element.plotly_chart
-        if json.loads(chart.config or "{}").get("staticPlot"):
-            continue
-        return {"spec": chart.spec, "config": chart.config}
+        chart = msg.delta.new_element.plotly_chart if is_figure(msg) else None
+        if chart is not None and not json.loads(chart.config or "{}").get("staticPlot"):
+            return {"spec": chart.spec, "config": chart.config}
     return None
 
 
 def grab(browser, base_url: str, pages: list[str]) -> dict[str, dict[str, str]]:
     """Each page's first figure, as its first visit receives it."""
+    from posenc.ui.navigation import PAGES
+
+    url_paths = {entry.name: entry.url_path for entry in PAGES}  # "" for the first page, the app's home
     figures = {}
     for page_name in pages:
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -70,7 +69,7 @@ def grab(browser, base_url: str, pages: list[str]) -> dict[str, dict[str, str]]:
 
         cdp.on("Network.webSocketFrameReceived", received)
         cdp.send("Network.enable")
-        page.goto(f"{base_url}/{'' if page_name == 'why_position' else page_name}")
+        page.goto(f"{base_url}/{url_paths[page_name]}")
         page.wait_for_function(DRAWN_OR_NONE, arg=DRAWN, timeout=60_000)
         context.close()
         found = first_figure(frames)
