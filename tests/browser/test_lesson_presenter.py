@@ -85,6 +85,20 @@ STEP_STATE = """() => {
     chosen: [...document.querySelectorAll('input[type="radio"]')].filter(option => option.checked).length,
   };
 }"""
+FITS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  return main !== null && main.scrollHeight <= main.clientHeight;
+}"""
+# What stands in the page's main block, top to bottom (its test id, its key, where it starts and how tall it is): said
+# when a step does not fit, so that the failure names what took the room.
+MAIN_BLOCK = """() => [...document.querySelectorAll(
+    '[data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"] > *')].map(element => {
+  const box = element.getBoundingClientRect();
+  const key = [...element.classList].find(name => name.startsWith("st-key-")) || "";
+  const inner = element.querySelector("[data-testid]");
+  const id = element.dataset.testid + (inner ? "/" + inner.dataset.testid : "");
+  return `${id} ${key} top=${Math.round(box.top)} h=${Math.round(box.height)} ${getComputedStyle(element).position}`;
+})"""
 FIGURE_IN_VIEW = """() => {
   const chart = document.querySelector('.st-key-lesson-picture [data-testid="stPlotlyChart"]');
   if (!chart) return false;
@@ -114,6 +128,21 @@ def _open_step(page, step, code: str, after: int = 0) -> None:
     page.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')", timeout=60_000)
     wait_until_drawn(page, after=after)  # the run over: its charts drawn (none while a prediction hides the figure)
     page.evaluate("() => document.fonts.ready.then(() => true)")  # text laid out in its own font, not a fallback
+
+
+def _fits(page, where: str) -> None:
+    """The step fits the screen: nothing to scroll in the page's main area, waited for up to 10 s, and when it does
+    not fit, the failure lists what stands in the page, top to bottom. Under the flake check a lesson's first step read
+    61 px too tall once in about 30 runs of the whole suite (at 094822b): exactly the room the "Leave presenter mode"
+    button takes when it stands in the page's flow (54 px and the gap above it; measured by making it static), which
+    presenter mode's style takes out of the flow (``position: fixed``). Whether that was a moment's layout or a state
+    that stays is not known; a moment's passes this wait, a state that stays fails it and names the element."""
+    try:
+        page.wait_for_function(FITS, timeout=10_000)
+    except PlaywrightTimeout:
+        state = page.evaluate(STEP_STATE)
+        parts = "\n".join(page.evaluate(MAIN_BLOCK))
+        pytest.fail(f"{where} is {state['overflow']} px taller than the screen; the page, top to bottom:\n{parts}")
 
 
 def _in_view(page, failure: str) -> None:
@@ -154,15 +183,14 @@ def test_a_lesson_in_presenter_mode_fits_a_720p_screen_step_by_step(app_url, bro
             for step in lesson.steps:
                 _open_step(page, step, code, after=before)
                 where = f"{lesson_id} step {step.number} ({code})"
+                _fits(page, where)
                 state = page.evaluate(STEP_STATE)
-                assert state["overflow"] <= 0, f"{where} is {state['overflow']} px taller than the screen"
                 assert state["scrollTop"] == 0 and 0 <= state["titleTop"] < 200, f"{where} opens scrolled: {state}"
                 assert state["open"] == 0 and state["chosen"] == 0, f"{where} opens with something revealed: {state}"
                 last = step.number == len(lesson.steps)
                 if step.predict is not None and checked % 2 == 0:
                     _check(page, step)
-                    state = page.evaluate(STEP_STATE)
-                    assert state["overflow"] <= 0, f"{where}, checked, is {state['overflow']} px too tall"
+                    _fits(page, f"{where}, checked,")
                     _in_view(page, f"{where}: Check left the figure out of view")
                 if step.predict is not None:
                     checked += 1
