@@ -53,9 +53,8 @@ def first_figure(frames: list[bytes]) -> dict[str, str] | None:
 
 def grab(browser, base_url: str, pages: list[str]) -> dict[str, dict[str, str]]:
     """Each page's first figure, as its first visit receives it."""
-    from posenc.ui.navigation import PAGES
+    from posenc.ui.navigation import URL_PATHS
 
-    url_paths = {entry.name: entry.url_path for entry in PAGES}  # "" for the first page, the app's home
     figures = {}
     for page_name in pages:
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -69,7 +68,7 @@ def grab(browser, base_url: str, pages: list[str]) -> dict[str, dict[str, str]]:
 
         cdp.on("Network.webSocketFrameReceived", received)
         cdp.send("Network.enable")
-        page.goto(f"{base_url}/{url_paths[page_name]}")
+        page.goto(f"{base_url}/{URL_PATHS[page_name]}")
         page.wait_for_function(DRAWN_OR_NONE, arg=DRAWN, timeout=60_000)
         context.close()
         found = first_figure(frames)

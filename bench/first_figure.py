@@ -279,13 +279,12 @@ def measure(pages: list[str], contexts: int, cpu_contexts: int = 0) -> tuple[dic
     from playwright.sync_api import sync_playwright
 
     from posenc.drawing.export import find_browser
-    from posenc.ui.navigation import PAGES
+    from posenc.ui.navigation import URL_PATHS
 
     floor_rows: list[dict] = []
     widget_rows: list[dict] = []
     page_rows: dict[str, list[dict]] = {page: [] for page in pages}
     three_rows: dict[str, list[dict]] = {page: [] for page in pages}
-    url_paths = {entry.name: entry.url_path for entry in PAGES}  # "" for the first page, the app's home
     with (
         warmed_app() as (app_url, clock),
         warmed_app(three_point=True) as (three_url, three_clock),
@@ -299,12 +298,12 @@ def measure(pages: list[str], contexts: int, cpu_contexts: int = 0) -> tuple[dic
             floor_rows.append(open_once(browser, floor_url + "/"))
             widget_rows.append(open_once(browser, floor_url + "/?widgets=1"))
             for page in pages:
-                page_rows[page].append(open_once(browser, f"{app_url}/{url_paths[page]}", clock))
-                three_rows[page].append(open_once(browser, f"{three_url}/{url_paths[page]}", three_clock))
+                page_rows[page].append(open_once(browser, f"{app_url}/{URL_PATHS[page]}", clock))
+                three_rows[page].append(open_once(browser, f"{three_url}/{URL_PATHS[page]}", three_clock))
                 print(f"round {round_ + 1}: {page} {page_rows[page][-1].get('first_figure')}", flush=True)
         urls = {"floor": floor_url + "/", "floor + widgets": floor_url + "/?widgets=1"}
-        urls |= {page: f"{app_url}/{url_paths[page]}" for page in pages}
-        urls |= {f"{page}:three": f"{three_url}/{url_paths[page]}" for page in pages}
+        urls |= {page: f"{app_url}/{URL_PATHS[page]}" for page in pages}
+        urls |= {f"{page}:three": f"{three_url}/{URL_PATHS[page]}" for page in pages}
         traced: dict[str, list] = {name: [] for name in urls}
         for round_ in range(cpu_contexts):
             for name, url in urls.items():

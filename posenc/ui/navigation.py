@@ -51,5 +51,6 @@ PAGES = (
     PageEntry("glossary", N_("Glossary"), "📖", LEARN, explorer=False),
 )
 PAGE_NAMES = tuple(page.name for page in PAGES)
+URL_PATHS = {page.name: page.url_path for page in PAGES}  # page name -> its path in the URL ("" for home)
 EXPLORER_PAGE_NAMES = tuple(page.name for page in PAGES if page.explorer)
 SECTIONS = (LEARN, EXPLORE)  # sidebar order: the lessons first, for a class
