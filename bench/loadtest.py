@@ -35,7 +35,7 @@ from bench.run import _update_readme
 from bench.scenarios import PAGES, SCENARIOS
 from bench.server_logs import log_errors, log_offsets
 from posenc.serve.stream_client import open_link
-from posenc.ui.navigation import PAGES as PAGE_ENTRIES
+from posenc.ui.navigation import URL_PATHS
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = (1, 10, 50, 100)
@@ -45,7 +45,7 @@ ONE_LINK = "/rope"
 
 def link(page: str, scenario: str) -> str:
     """The link a learner opens: the page's URL path and the scenario's parameters as its query string."""
-    path = next(entry.url_path for entry in PAGE_ENTRIES if entry.name == page)
+    path = URL_PATHS[page]
     query = urllib.parse.urlencode(SCENARIOS[scenario])
     return f"/{path}" + (f"?{query}" if query else "")
 

@@ -27,14 +27,14 @@ from pathlib import Path
 from bench import procstat
 from bench.replicas import running_replicas, wait_warmed
 from posenc.serve.stream_client import StreamSession, fetch_page, open_link
-from posenc.ui.navigation import PAGES
+from posenc.ui.navigation import PAGES, URL_PATHS
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_MS = 50
 
 
 def link_of(page: str) -> str:
-    return "/" + next(entry.url_path for entry in PAGES if entry.name == page)
+    return "/" + URL_PATHS[page]
 
 
 async def measure(

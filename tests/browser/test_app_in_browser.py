@@ -15,15 +15,11 @@ from urllib.parse import quote
 
 import pytest
 
-from posenc.ui.navigation import PAGES as NAV_PAGES
+from posenc.ui.navigation import URL_PATHS
 from posenc.ui.sections import ALL
 from tests.browser.helpers import CHART, fingerprint, png_size, runs, wait_until_drawn
 
 pytestmark = pytest.mark.browser
-
-
-def path_of(page_name: str) -> str:
-    return next(page.url_path for page in NAV_PAGES if page.name == page_name)
 
 
 ROUND_TRIP_PAGES = ("rope", "mrope", "context_extension", "learned")
@@ -31,11 +27,11 @@ ROUND_TRIP_PAGES = ("rope", "mrope", "context_extension", "learned")
 
 @pytest.mark.parametrize("page_name", ROUND_TRIP_PAGES)
 def test_a_control_changes_the_figure_and_the_link_restores_it(app_url, browser, tab, page_name):
-    tab.goto(f"{app_url}/{path_of(page_name)}")  # as a link opens it: its first section (AppTest covers the rest)
+    tab.goto(f"{app_url}/{URL_PATHS[page_name]}")  # as a link opens it: its first section (AppTest covers the rest)
     wait_until_drawn(tab)
     boxes = tab.locator("[data-testid='stMain'] [data-testid='stNumberInput'] input:visible")
     if boxes.count() == 0:  # the first section has sliders only: every section, to find a number box
-        tab.goto(f"{app_url}/{path_of(page_name)}?section={quote(ALL)}")
+        tab.goto(f"{app_url}/{URL_PATHS[page_name]}?section={quote(ALL)}")
         wait_until_drawn(tab)
     before = fingerprint(tab)
     box = boxes.first

@@ -11,7 +11,7 @@ import urllib.request
 
 import pytest
 
-from posenc.ui.navigation import PAGES as NAV_PAGES
+from posenc.ui.navigation import URL_PATHS
 from tests.browser.helpers import exceptions_on_page
 
 pytestmark = pytest.mark.browser
@@ -36,7 +36,7 @@ def _hostile_configs(tmp_path):
 
 
 def test_hostile_configs_are_refused_in_place_and_a_valid_one_is_read(app_url, tab, tmp_path):
-    page = next(page.url_path for page in NAV_PAGES if page.name == "glossary")  # no figures: each rerun is quick
+    page = URL_PATHS["glossary"]  # no figures: each rerun is quick
     tab.goto(f"{app_url}/{page}?preset=config")
     file_input = tab.locator(f"{SIDEBAR} [data-testid='stFileUploader'] input[type='file']")
     file_input.wait_for(state="attached", timeout=60_000)

@@ -9,7 +9,7 @@ from urllib.parse import urlencode, urlsplit
 
 import pytest
 
-from posenc.ui.navigation import PAGES as NAV_PAGES
+from posenc.ui.navigation import URL_PATHS
 from tests.browser.helpers import exceptions_on_page, wait_until_drawn
 
 pytestmark = pytest.mark.browser
@@ -25,7 +25,7 @@ MARKED = f"a[href*='{EVIL}'], img[src*='{EVIL}'], strong, b, script"  # what ren
 def test_a_links_markup_is_shown_as_text_in_warnings_and_figures(app_url, tab):
     asked = []
     tab.on("request", lambda request: asked.append(request.url) if EVIL in urlsplit(request.url).netloc else None)
-    path = next(page.url_path for page in NAV_PAGES if page.name == "why_position")
+    path = URL_PATHS["why_position"]
     query = {"sentence_a": MARKUP, "sentence_b": MARKUP, "theme": MARKUP, "lang": "en"}
     tab.goto(f"{app_url}/{path}?{urlencode(query)}&section=Attention%3A+all+at+once")
     wait_until_drawn(tab)

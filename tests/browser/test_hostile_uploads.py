@@ -12,7 +12,7 @@ from urllib.parse import urlparse
 import numpy as np
 import pytest
 
-from posenc.ui.navigation import PAGES as NAV_PAGES
+from posenc.ui.navigation import URL_PATHS
 from tests.browser.helpers import exceptions_on_page, wait_until_drawn
 from tests.hostile_tables import hostile_tables, npy_bytes, reset_peak, status_kib
 
@@ -48,7 +48,7 @@ def _refusal(page, name: str) -> str:
 def test_hostile_uploads_are_refused_in_place_nothing_runs_and_memory_stays_flat(app_url, tab, tmp_path):
     marker = tmp_path / "pickle-ran"
     pid = _server_pid(app_url)
-    learned = next(page.url_path for page in NAV_PAGES if page.name == "learned")
+    learned = URL_PATHS["learned"]
     tab.goto(f"{app_url}/{learned}?table_source=upload")
     file_input = tab.locator(f"{MAIN} [data-testid='stFileUploader'] input[type='file']")
     file_input.wait_for(state="attached", timeout=60_000)

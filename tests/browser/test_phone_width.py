@@ -10,7 +10,7 @@ from urllib.parse import quote
 import pytest
 
 from bench.scenarios import PAGES
-from posenc.ui.navigation import PAGES as NAV_PAGES
+from posenc.ui.navigation import URL_PATHS
 from posenc.ui.sections import ALL
 from tests.browser.conftest import SCREENSHOTS
 from tests.browser.helpers import exceptions_on_page, wait_until_drawn
@@ -105,10 +105,6 @@ FIRST_CHART_TOP = """() => {
 }"""
 
 
-def path_of(page_name: str) -> str:
-    return next(page.url_path for page in NAV_PAGES if page.name == page_name)
-
-
 @pytest.fixture
 def screen(browser, request):
     """A page on the screen the test names: a phone (touch, 2x pixels) or a projector."""
@@ -127,7 +123,7 @@ def test_every_chart_reads_on_a_phone_and_a_projector(app_url, screen, screen_ki
     size = SCREENS[screen_kind]
     screen.set_viewport_size({"width": size["width"], "height": 6000})  # Streamlit scrolls inside: draw it all
     presenting = "&present=1" if screen_kind == "projector" else ""
-    screen.goto(f"{app_url}/{path_of(page_name)}?section={quote(ALL)}&lang={lang}{presenting}")
+    screen.goto(f"{app_url}/{URL_PATHS[page_name]}?section={quote(ALL)}&lang={lang}{presenting}")
     wait_until_drawn(screen)
     assert exceptions_on_page(screen) == []
     top = screen.evaluate(FIRST_CHART_TOP)  # the first section's first chart: where a link to the page shows it
