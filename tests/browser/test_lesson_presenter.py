@@ -85,10 +85,7 @@ STEP_STATE = """() => {
     chosen: [...document.querySelectorAll('input[type="radio"]')].filter(option => option.checked).length,
   };
 }"""
-FITS = """() => {
-  const main = document.querySelector('[data-testid="stMain"]');
-  return main !== null && main.scrollHeight <= main.clientHeight;
-}"""
+FITS = f"() => ({STEP_STATE})().overflow <= 0"  # nothing to scroll in the main area
 # What stands in the page's main block, top to bottom (its test id, its key, where it starts and how tall it is): said
 # when a step does not fit, so that the failure names what took the room.
 MAIN_BLOCK = """() => [...document.querySelectorAll(
